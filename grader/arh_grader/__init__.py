@@ -1,0 +1,19 @@
+"""The grader SDK: a counting oracle, a client for the worker, and the
+fixed verdicts with the result writer. Nothing here knows the problem; the
+grader hands the oracle a function that checks a query and one that answers
+it.
+
+    oracle = Oracle(check=check, answer=answer, port=8081)
+    oracle.start()
+    token = oracle.open(secret, cap=100, max_body=4096)
+    ...                                # the worker sends its tests
+    session = oracle.close(token)      # session.tests is final
+"""
+
+from .client import WorkerClient
+from .oracle import Oracle, QueryError, Session
+from .result import (KINDS, PLATFORM_KINDS, SUBMISSION_KINDS, Failure, canonical,
+                     write_json)
+
+__all__ = ["Oracle", "QueryError", "Session", "WorkerClient", "Failure", "KINDS",
+           "SUBMISSION_KINDS", "PLATFORM_KINDS", "canonical", "write_json"]

@@ -1,0 +1,244 @@
+"""The counting oracle: an HTTP server that answers a tester's queries and
+counts every one itself.
+
+    oracle = Oracle(check=check, answer=answer)   # port 0: any free port
+    oracle.start()
+    token = oracle.open(secret, cap=320, max_body=4096)
+    # the tester POSTs JSON queries to oracle.url with "Authorization: Bearer <token>"
+    session = oracle.close(token)                 # its counts are final now
+    oracle.stop()
+
+The rules:
+- a request that carries an open session's token is counted before it is
+  answered, whatever it holds: an invalid query is answered 400 and counted;
+- a request over the session's cap is counted and answered 429, and the
+  session is marked `over_cap`;
+- an unknown or closed token is refused with 403 and not counted;
+- the server serves POST on its one path and nothing else; every fault of a
+  request gets a 4xx with {"error": "..."} and the server keeps serving.
+
+`check(secret, query)` raises QueryError for an invalid query;
+`answer(secret, query)` returns the answer, any JSON value. Both get the
+query parsed from strict JSON (no NaN or Infinity).
+"""
+
+import hashlib
+import http.server
+import json
+import secrets
+import threading
+
+from .result import canonical
+
+TOKEN_BYTES = 24        # 192 bits from `secrets`
+IDLE_TIMEOUT = 60.0     # seconds a connection may sit between requests
+CLOSE_WAIT = 5.0        # seconds close() waits for requests still being answered
+
+
+class QueryError(ValueError):
+    """Raised by `check` for a query that is answered 400 (and counted)."""
+
+
+class Session:
+    """One instance's counts. `tests` counts every admitted request;
+    `invalid` those answered 400; `query_bytes` and `answer_bytes` the
+    canonical JSON of the valid queries and their answers; `digest` the
+    SHA-256 of the transcript (one JSON line a request, in answer order)."""
+
+    def __init__(self, secret, cap, max_body, record):
+        self.secret, self.cap, self.max_body = secret, cap, max_body
+        self.tests = self.invalid = self.query_bytes = self.answer_bytes = 0
+        self.over_cap = False
+        self.fault = None         # set when the oracle itself failed on a request
+        self.transcript = [] if record else None
+        self._sha = hashlib.sha256()
+        self._busy = 0
+        self._idle = threading.Condition()
+
+    @property
+    def digest(self):
+        return self._sha.hexdigest()
+
+    def log(self, status, query, reply):
+        """Record one request: `query` and `reply` as JSON bytes."""
+        line = b'{"a":%s,"q":%s,"s":%d}\n' % (reply, query, status)
+        with self._idle:
+            if status == 200:
+                self.query_bytes += len(query)
+                self.answer_bytes += len(reply)
+            elif status == 400:
+                self.invalid += 1
+            self._sha.update(line)
+            if self.transcript is not None:
+                self.transcript.append(line)
+            self._busy -= 1
+            self._idle.notify_all()
+
+
+class _Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+    block_on_close = False
+    request_queue_size = 64
+
+    def handle_error(self, request, client_address):
+        pass    # a client that went away mid-request; faults are in session.fault
+
+
+class _Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True     # else a small reply waits ~40 ms for an ACK
+    wbufsize = 1 << 16                 # headers and body leave in one send
+    timeout = IDLE_TIMEOUT
+
+    def log_message(self, *args):
+        pass
+
+    def send_response(self, code, message=None):
+        self.send_response_only(code, message)   # no Date or Server header
+
+    def send_error(self, code, message=None, explain=None):
+        self._reply(min(code, 499), {"error": message or "bad request"}, close=True)
+
+    def __getattr__(self, name):
+        if name.startswith("do_"):
+            return self._not_allowed
+        raise AttributeError(name)
+
+    def _not_allowed(self):
+        self._reply(405, {"error": "the oracle takes POST only, got %s" % self.command[:20]},
+                    close=True, extra=(("Allow", "POST"),))
+
+    def _reply(self, code, obj, *, close=False, extra=()):
+        body = canonical(obj)
+        self.send_response(code)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        for key, value in extra:
+            self.send_header(key, value)
+        if close:
+            self.send_header("Connection", "close")
+            self.close_connection = True
+        self.end_headers()
+        self.wfile.write(body)
+        return body
+
+    def do_POST(self):
+        oracle = self.server.oracle
+        if self.path != oracle.path:
+            return self._reply(404, {"error": "no such path: the oracle serves %s"
+                                     % oracle.path}, close=True)
+        auth = self.headers.get("Authorization", "")
+        token = auth[7:] if auth.startswith("Bearer ") else ""
+        session, number = oracle._admit(token)
+        if session is None:
+            return self._reply(403, {"error": "unknown or closed token: not counted"},
+                               close=True)
+        status, query, reply = 0, b"null", b"null"     # status 0: nothing sent
+        try:
+            status, query, obj, close = self._serve(oracle, session, number)
+        except Exception as e:                          # the grader's own fault
+            session.fault = "%s: %s" % (type(e).__name__, e)
+            status, obj, close = 500, {"error": "the oracle failed; not your fault"}, True
+        try:
+            reply = self._reply(status, obj, close=close)
+        finally:
+            session.log(status, query, reply)
+
+    def _serve(self, oracle, session, number):
+        """Read, check and answer one counted request:
+        (status, query bytes, reply object, close?)."""
+        if number > session.cap:
+            session.over_cap = True
+            return 429, b"null", {"error": "over the cap of %d tests" % session.cap}, True
+        try:
+            length = int(self.headers.get("Content-Length", ""))
+        except ValueError:
+            return 411, b"null", {"error": "a Content-Length is required"}, True
+        if not 0 <= length <= session.max_body:
+            return 413, b"null", {"error": "body of %d bytes; at most %d here"
+                                  % (length, session.max_body)}, True
+        try:
+            body = self.rfile.read(length)
+        except OSError:
+            return 408, b"null", {"error": "body not received in time"}, True
+        if len(body) < length:
+            return 400, b"null", {"error": "truncated body"}, True
+        try:
+            query = json.loads(body.decode("utf-8"), parse_constant=_no_constant)
+        except (UnicodeDecodeError, ValueError, RecursionError) as e:
+            text = json.dumps(body.decode("utf-8", "replace"))
+            return 400, text.encode("utf-8"), {"error": "not JSON: %s" % e}, False
+        query_bytes = canonical(query)
+        try:
+            oracle.check(session.secret, query)
+        except QueryError as e:
+            return 400, query_bytes, {"error": str(e)}, False
+        return 200, query_bytes, oracle.answer(session.secret, query), False
+
+
+def _no_constant(name):
+    raise ValueError("%s is not JSON" % name)
+
+
+class Oracle:
+    """The server and its open sessions. See the module's docstring."""
+
+    def __init__(self, *, check, answer, host="127.0.0.1", port=0, path="/",
+                 record=False, idle_timeout=IDLE_TIMEOUT):
+        self.check, self.answer, self.path, self.record = check, answer, path, record
+        self._sessions = {}
+        self._lock = threading.Lock()
+        handler = type("Handler", (_Handler,), {"timeout": idle_timeout})
+        self._server = _Server((host, port), handler)
+        self._server.oracle = self
+        self._thread = None
+
+    @property
+    def port(self):
+        return self._server.server_address[1]
+
+    @property
+    def url(self):
+        host = self._server.server_address[0]
+        host = "127.0.0.1" if host in ("0.0.0.0", "") else host
+        return "http://%s:%d%s" % (host, self.port, self.path)
+
+    def start(self):
+        self._thread = threading.Thread(target=self._server.serve_forever,
+                                        kwargs={"poll_interval": 0.05}, daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self):
+        if self._thread is not None:
+            self._server.shutdown()
+            self._thread.join()
+        self._server.server_close()
+
+    def open(self, secret, *, cap, max_body):
+        """Open a session for `secret` and return its token."""
+        token = secrets.token_urlsafe(TOKEN_BYTES)
+        with self._lock:
+            self._sessions[token] = Session(secret, cap, max_body, self.record)
+        return token
+
+    def close(self, token):
+        """Close a session and return it: later requests with its token are
+        refused. Waits up to CLOSE_WAIT seconds for requests already counted
+        to be answered, so the counts and the digest are complete."""
+        with self._lock:
+            session = self._sessions.pop(token)
+        with session._idle:
+            session._idle.wait_for(lambda: session._busy == 0, timeout=CLOSE_WAIT)
+        return session
+
+    def _admit(self, token):
+        """Count a request for `token`: (session, its number) or (None, 0)."""
+        with self._lock:
+            session = self._sessions.get(token)
+            if session is None:
+                return None, 0
+            session.tests += 1
+            with session._idle:
+                session._busy += 1
+            return session, session.tests

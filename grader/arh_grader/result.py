@@ -1,0 +1,44 @@
+"""The fixed verdicts, the one exception that carries them, and how results
+are written: canonical JSON, atomically."""
+
+import json
+import os
+
+SUBMISSION_KINDS = ("wrong", "oracle_cap", "no_answer", "schema", "timeout")
+PLATFORM_KINDS = ("invalid_set", "grader_error")
+KINDS = SUBMISSION_KINDS + PLATFORM_KINDS
+
+
+class Failure(Exception):
+    """A verdict that ends a run: `kind` (one of KINDS), a message a person
+    can act on, and the index of the instance it happened on (or None)."""
+
+    def __init__(self, kind, message, index=None):
+        if kind not in KINDS:
+            raise ValueError("unknown kind %r" % (kind,))
+        super().__init__(message)
+        self.kind, self.message, self.index = kind, message, index
+
+    def __str__(self):
+        where = "" if self.index is None else "instance %d: " % self.index
+        return "%s: %s%s" % (self.kind, where, self.message)
+
+
+def canonical(obj):
+    """The canonical JSON bytes of `obj`: sorted keys, no spaces, UTF-8."""
+    return json.dumps(obj, separators=(",", ":"), sort_keys=True,
+                      ensure_ascii=False, allow_nan=False).encode("utf-8")
+
+
+def write_json(path, obj):
+    """Write `obj` to `path` as indented, sorted JSON, atomically: a reader
+    sees the old file or the new one, never a part."""
+    directory = os.path.dirname(os.path.abspath(path))
+    os.makedirs(directory, exist_ok=True)
+    tmp = "%s.%d.tmp" % (path, os.getpid())
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(obj, f, indent=1, sort_keys=True, allow_nan=False)
+        f.write("\n")
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)

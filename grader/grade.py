@@ -1,0 +1,276 @@
+"""The grader: check the set, serve the oracle, ask the worker to solve each
+instance, check every answer, write result.json.
+
+    python3 grader/grade.py --items sample/items.jsonl --out /result \\
+        --worker http://worker:8080 --oracle-port 8081
+
+The run stops at the first failure, which names its kind (arh_grader.KINDS),
+the instance and what went wrong. A result is written in every case. Exit
+status: 0 when a result with the submission's verdict was written (valid or
+not), 2 when the set or the grader failed (invalid_set, grader_error).
+"""
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+import tomllib
+import traceback
+
+import problem
+from arh_grader import Failure, Oracle, WorkerClient, write_json
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SETTINGS = os.path.join(ROOT, "autoresearch.toml")
+SAMPLE = os.path.join(ROOT, "sample", "items.jsonl")
+SUSPECT_BITS = 20.0     # saved bits at which a run is flagged (p <= 2**-20 if honest)
+DIGITS = 6              # decimals kept of every float in the result
+
+
+def load_settings(path=SETTINGS):
+    """The [grader] table of autoresearch.toml."""
+    with open(path, "rb") as f:
+        return tomllib.load(f)["grader"]
+
+
+def load_set(path):
+    """Read and check an instance file; Failure `invalid_set` names the line."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().split("\n")
+    except (OSError, UnicodeDecodeError) as e:
+        raise Failure("invalid_set", "cannot read %s: %s" % (path, e)) from None
+    if lines and lines[-1] == "":
+        lines.pop()
+    if not lines:
+        raise Failure("invalid_set", "%s holds no instances" % path)
+    items = []
+    for number, line in enumerate(lines, 1):
+        try:
+            item = json.loads(line, parse_constant=_reject)
+            problem.check_instance(item)
+        except (ValueError, problem.SetError) as e:
+            raise Failure("invalid_set", "%s line %d: %s" % (path, number, e)) from None
+        items.append(item)
+    return items
+
+
+def _reject(name):
+    raise ValueError("%s is not JSON" % name)
+
+
+def _round(x):
+    return round(x, DIGITS)
+
+
+def solve_one(index, item, *, oracle, worker, timeout):
+    """Run one instance through worker and oracle: (session, failure or None)."""
+    n = item["n"]
+    token = oracle.open(problem.secret_of(item), cap=problem.cap(n),
+                        max_body=problem.max_body(n))
+    failure = None
+    try:
+        answer = worker.solve({"token": token, "n": n, "priors": item["priors"]},
+                              timeout=timeout)
+    except Failure as e:
+        failure = e
+    session = oracle.close(token)
+    if session.fault is not None:
+        failure = Failure("grader_error", "the oracle failed: %s" % session.fault)
+    elif session.over_cap:
+        failure = Failure("oracle_cap", "more than the cap of %d tests (2n + 64)"
+                          % session.cap)
+    elif failure is None:
+        try:
+            problem.check_answer(answer, item["defectives"], n)
+        except problem.AnswerError as e:
+            failure = Failure(e.kind, str(e))
+    if failure is not None:
+        failure.index = index
+    return session, failure
+
+
+def item_entry(index, item, session):
+    """One instance's entry in result.json."""
+    bound = problem.entropy_bound(item["priors"])
+    return {
+        "index": index, "family": item["family"], "n": item["n"],
+        "tests": session.tests, "baseline": item["baseline"],
+        "score": _round(session.tests / item["baseline"]),
+        "invalid_tests": session.invalid,
+        "query_bytes": session.query_bytes, "answer_bytes": session.answer_bytes,
+        "bound": _round(bound), "bound_ratio": _round(bound / item["baseline"]),
+        "surprise": _round(problem.surprise(item["priors"], item["defectives"])),
+        "transcript": session.digest,
+    }
+
+
+def summarize(entries, failure=None):
+    """The run's result from its item entries and its failure, if any."""
+    result = {"status": "valid" if failure is None else "invalid",
+              "kind": None if failure is None else failure.kind,
+              "message": None if failure is None else failure.message,
+              "index": None if failure is None else failure.index,
+              "instances": len(entries), "items": entries,
+              "relative_tests": None, "tests": None, "entropy_bound": None,
+              "query_bytes": sum(e["query_bytes"] for e in entries),
+              "answer_bytes": sum(e["answer_bytes"] for e in entries),
+              "saved_bits": None, "suspect": False, "families": {}}
+    if failure is not None or not entries:
+        return result
+    saved = sum(e["surprise"] - e["tests"] for e in entries)
+    result.update(relative_tests=_round(statistics.fmean(e["score"] for e in entries)),
+                  tests=_round(statistics.fmean(e["tests"] for e in entries)),
+                  entropy_bound=_round(statistics.fmean(e["bound_ratio"] for e in entries)),
+                  saved_bits=_round(saved), suspect=saved >= SUSPECT_BITS)
+    for family in problem.FAMILIES:
+        mine = [e for e in entries if e["family"] == family]
+        if mine:
+            result["families"][family] = {
+                "instances": len(mine),
+                "relative_tests": _round(statistics.fmean(e["score"] for e in mine)),
+                "entropy_bound": _round(statistics.fmean(e["bound_ratio"] for e in mine))}
+    return result
+
+
+def evaluate(items, *, oracle, worker, instance_timeout, run_timeout,
+             start_timeout, transcripts=None, progress=None):
+    """Grade `items` with a started oracle and a worker client; return the
+    result dict. Never raises for the submission's faults."""
+    started = time.monotonic()
+    entries = []
+    try:
+        worker.wait_healthy(timeout=start_timeout)
+        for index, item in enumerate(items):
+            left = run_timeout - (time.monotonic() - started)
+            if left <= 0:
+                raise Failure("timeout", "the run's deadline of %.0f s passed" % run_timeout,
+                              index)
+            session, failure = solve_one(index, item, oracle=oracle, worker=worker,
+                                         timeout=min(instance_timeout, left))
+            if transcripts:
+                _write_transcript(transcripts, index, session)
+            entry = item_entry(index, item, session)
+            if failure is not None:
+                entry["kind"] = failure.kind
+                entries.append(entry)
+                raise failure
+            entries.append(entry)
+            if progress:
+                progress(index, entry)
+    except Failure as failure:
+        return summarize(entries, failure)
+    return summarize(entries)
+
+
+def _write_transcript(directory, index, session):
+    os.makedirs(directory, exist_ok=True)
+    with open(os.path.join(directory, "instance-%04d.jsonl" % index), "wb") as f:
+        f.writelines(session.transcript)
+
+
+def summary_lines(result):
+    """`key: value` lines for the console."""
+    lines = ["status: %s" % result["status"], "kind: %s" % (result["kind"] or "none")]
+    if result["status"] != "valid":
+        lines.append("instance: %s" % result["index"])
+        lines.append("message: %s" % result["message"].replace("\n", "\n    "))
+        return lines
+    for key in ("relative_tests", "entropy_bound", "tests", "instances", "saved_bits",
+                "suspect"):
+        lines.append("%s: %s" % (key, json.dumps(result[key])))
+    for family, row in result["families"].items():
+        lines.append("relative_tests.%s: %s" % (family, row["relative_tests"]))
+        lines.append("entropy_bound.%s: %s" % (family, row["entropy_bound"]))
+    if result["suspect"]:
+        lines.append("warning: the tester saved %.1f bits over the information bound; an "
+                     "honest tester does that with probability under 2**-20"
+                     % result["saved_bits"])
+    return lines
+
+
+def exit_status(result):
+    """0 for a submission's verdict, 2 for the platform's."""
+    return 2 if result["kind"] in ("invalid_set", "grader_error") else 0
+
+
+def progress_printer(total, *, every=10, stream=sys.stderr):
+    """A progress callback printing every `every` instances to `stream`."""
+    started = time.monotonic()
+    scores = []
+
+    def progress(index, entry):
+        scores.append(entry["score"])
+        if (index + 1) % every == 0 or index + 1 == total:
+            stream.write("progress: %d/%d relative_tests so far %.4f (%.1f s)\n"
+                         % (index + 1, total, statistics.fmean(scores),
+                            time.monotonic() - started))
+            stream.flush()
+    return progress
+
+
+def run(argv, *, evaluate_with):
+    """Shared by grade.py and local.py: load settings and set, call
+    `evaluate_with(items, settings)` and write the result; returns
+    (result, path). Any fault of the grader's own becomes grader_error."""
+    try:
+        settings = load_settings()
+        items = load_set(argv.items)
+        if argv.limit is not None:
+            items = items[:argv.limit]
+        if argv.instance_timeout is not None:
+            settings["instance_timeout_s"] = argv.instance_timeout
+        result = evaluate_with(items, settings)
+    except Failure as failure:
+        result = summarize([], failure)
+    except Exception:
+        result = summarize([], Failure("grader_error", traceback.format_exc(limit=-3)))
+    path = os.path.join(argv.out, "result.json")
+    write_json(path, result)
+    return result, path
+
+
+def add_common_options(parser):
+    parser.add_argument("--items", default=SAMPLE, help="instance set (JSON Lines)")
+    parser.add_argument("--instance-timeout", type=float, metavar="SECONDS",
+                        help="per-instance deadline (default: autoresearch.toml)")
+    parser.add_argument("--limit", type=int, metavar="N", help="grade the first N only")
+    parser.add_argument("--transcripts", metavar="DIR",
+                        help="write each instance's queries and answers here")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_common_options(parser)
+    parser.add_argument("--out", default="/result", help="folder for result.json")
+    parser.add_argument("--worker", default="http://worker:8080", help="worker URL")
+    parser.add_argument("--oracle-host", default="0.0.0.0")
+    parser.add_argument("--oracle-port", type=int, default=8081)
+    args = parser.parse_args(argv)
+
+    def evaluate_with(items, settings):
+        oracle = Oracle(check=problem.check_query, answer=problem.answer_query,
+                        host=args.oracle_host, port=args.oracle_port,
+                        record=bool(args.transcripts),
+                        idle_timeout=settings["instance_timeout_s"] + 5)
+        oracle.start()
+        try:
+            return evaluate(items, oracle=oracle, worker=WorkerClient(args.worker),
+                            instance_timeout=settings["instance_timeout_s"],
+                            run_timeout=settings["run_timeout_s"],
+                            start_timeout=settings["worker_start_timeout_s"],
+                            transcripts=args.transcripts,
+                            progress=progress_printer(len(items)))
+        finally:
+            oracle.stop()
+
+    result, path = run(args, evaluate_with=evaluate_with)
+    print("\n".join(summary_lines(result)))
+    print("result: %s" % path)
+    return exit_status(result)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,206 @@
+"""Group testing as the grader sees it: the oracle's rules, the answer check,
+the baseline's count, the instance check and the information measures.
+
+Everything here is pure computation on plain values; nothing does I/O. The
+oracle in arh_grader knows nothing of this module: grade.py hands it
+`check_query` and `answer_query`.
+"""
+
+import math
+
+from arh_grader import QueryError
+
+N_MIN, N_MAX = 64, 512          # items an instance, inclusive
+FAMILIES = ("uniform", "two-tier", "log-normal")
+FIELDS = ("n", "family", "priors", "defectives", "baseline")
+LN2 = math.log(2.0)
+
+
+class AnswerError(ValueError):
+    """A tester's answer that fails; `kind` is "schema" or "wrong"."""
+
+    def __init__(self, kind, message):
+        super().__init__(message)
+        self.kind = kind
+
+
+class SetError(ValueError):
+    """An instance that breaks the set's rules (the run is `invalid_set`)."""
+
+
+def short(value, limit=60):
+    """repr(value), cut to `limit` characters, for error messages."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+# ---- the oracle's rules ----------------------------------------------------
+
+def cap(n):
+    """The most tests an instance of n items may make."""
+    return 2 * n + 64
+
+
+def max_body(n):
+    """The largest test body the oracle reads for n items, in bytes: room
+    for every index once, with a space after each comma."""
+    return 16 + n * (len(str(n)) + 2)
+
+
+def check_query(secret, query):
+    """Raise QueryError unless `query` is {"pool": [1..n distinct indices]}.
+
+    `secret` is (n, defectives) as made by `secret_of`. Booleans and floats
+    are not indices, whatever their value.
+    """
+    n = secret[0]
+    if type(query) is not dict or list(query) != ["pool"]:
+        raise QueryError("a test must be an object with the one key 'pool', got %s"
+                         % short(query))
+    pool = query["pool"]
+    if type(pool) is not list:
+        raise QueryError("pool must be a list, got %s" % short(pool))
+    if not 1 <= len(pool) <= n:
+        raise QueryError("pool must hold 1 to %d items, got %d" % (n, len(pool)))
+    for x in pool:
+        if type(x) is not int:
+            raise QueryError("pool items must be integers, got %s" % short(x))
+        if not 0 <= x < n:
+            raise QueryError("pool item %d is out of range 0..%d" % (x, n - 1))
+    if len(set(pool)) != len(pool):
+        raise QueryError("pool items must be distinct")
+
+
+def answer_query(secret, query):
+    """The oracle's answer to a checked query."""
+    defectives = secret[1]
+    return {"positive": any(x in defectives for x in query["pool"])}
+
+
+def secret_of(instance):
+    """What the oracle keeps for an instance: (n, frozenset of defectives)."""
+    return instance["n"], frozenset(instance["defectives"])
+
+
+# ---- the answer ------------------------------------------------------------
+
+def check_answer(answer, defectives, n):
+    """Raise AnswerError unless `answer` is exactly the sorted defectives.
+
+    The messages describe the answer only, never the defectives.
+    """
+    if type(answer) is not list:
+        raise AnswerError("schema", "find must return a list of integers, got %s"
+                          % short(answer))
+    for x in answer:
+        if type(x) is not int:
+            raise AnswerError("schema", "find must return a list of integers; "
+                              "it holds %s" % short(x))
+    for i, x in enumerate(answer):
+        if not 0 <= x < n:
+            raise AnswerError("wrong", "answer item %d is out of range 0..%d" % (x, n - 1))
+        if i and x <= answer[i - 1]:
+            what = "appears twice" if x == answer[i - 1] else "comes after %d" % answer[i - 1]
+            raise AnswerError("wrong", "the answer must be sorted and distinct, "
+                              "but %d %s" % (x, what))
+    if answer != defectives:
+        raise AnswerError("wrong", "the answer (%d items, sorted, in range) is not "
+                          "the set of defectives" % len(answer))
+
+
+# ---- the baseline ----------------------------------------------------------
+
+def baseline_tests(n, defectives):
+    """The tests binary splitting makes on an instance.
+
+    A frozen copy of the shipped src/tester.py, which agents edit: test all
+    unresolved items; if positive, halve to one defective (testing the first
+    half; a negative first half leaves the second positive, untested); drop
+    it and the items cleared on the way; repeat.
+    """
+    truth = set(defectives)
+    tests = 0
+
+    def test(pool):
+        nonlocal tests
+        tests += 1
+        return not truth.isdisjoint(pool)
+
+    unresolved = list(range(n))
+    while unresolved and test(unresolved):
+        pool, cleared = unresolved, set()
+        while len(pool) > 1:
+            half = pool[:len(pool) // 2]
+            if test(half):
+                pool = half
+            else:
+                cleared.update(half)
+                pool = pool[len(pool) // 2:]
+        cleared.add(pool[0])
+        unresolved = [i for i in unresolved if i not in cleared]
+    return tests
+
+
+# ---- information measures (bits) -------------------------------------------
+
+def _ln_none(priors):
+    """ln P(no item is defective)."""
+    return math.fsum(math.log1p(-p) for p in priors)
+
+
+def entropy_bound(priors):
+    """H(defective set | at least one defective), in bits: the tests no
+    adaptive tester beats in expectation.
+
+    With P0 = P(none): H(X) = h(P0) + (1 - P0) H(X | X nonempty), and H(X)
+    is the sum of the items' binary entropies.
+    """
+    total = math.fsum(-(p * math.log(p) + (1.0 - p) * math.log1p(-p)) for p in priors)
+    ln_none = _ln_none(priors)
+    some = -math.expm1(ln_none)
+    p0 = 1.0 - some
+    h0 = -(p0 * ln_none + some * math.log(some))
+    return (total - h0) / some / LN2
+
+
+def surprise(priors, defectives):
+    """-log2 P(this defective set | at least one defective), in bits."""
+    chosen = set(defectives)
+    ln_p = math.fsum(math.log(p) if i in chosen else math.log1p(-p)
+                     for i, p in enumerate(priors))
+    return (math.log(-math.expm1(_ln_none(priors))) - ln_p) / LN2
+
+
+# ---- the instance ----------------------------------------------------------
+
+def check_instance(item):
+    """Raise SetError unless `item` is a well-formed instance with the right
+    baseline count."""
+    if type(item) is not dict:
+        raise SetError("an instance must be a JSON object, got %s" % short(item))
+    if sorted(item) != sorted(FIELDS):
+        raise SetError("fields must be %s, got %s" % (", ".join(FIELDS), ", ".join(item)))
+    n, priors, defectives = item["n"], item["priors"], item["defectives"]
+    if type(n) is not int or not N_MIN <= n <= N_MAX:
+        raise SetError("n must be an integer in %d..%d, got %s" % (N_MIN, N_MAX, short(n)))
+    if item["family"] not in FAMILIES:
+        raise SetError("family must be one of %s, got %s"
+                       % (", ".join(FAMILIES), short(item["family"])))
+    if type(priors) is not list or len(priors) != n:
+        raise SetError("priors must be a list of n = %d numbers" % n)
+    for i, p in enumerate(priors):
+        if type(p) is not float or not 0.0 < p < 1.0:
+            raise SetError("prior %d must be a number strictly between 0 and 1, got %s"
+                           % (i, short(p)))
+    if type(defectives) is not list or not defectives:
+        raise SetError("defectives must be a non-empty list")
+    for i, x in enumerate(defectives):
+        if type(x) is not int or not 0 <= x < n:
+            raise SetError("defective %s is not an item index in 0..%d" % (short(x), n - 1))
+        if i and x <= defectives[i - 1]:
+            raise SetError("defectives must be sorted and distinct, but %d follows %d"
+                           % (x, defectives[i - 1]))
+    expected = baseline_tests(n, defectives)
+    if item["baseline"] != expected or type(item["baseline"]) is not int:
+        raise SetError("baseline is %s but binary splitting takes %d tests"
+                       % (short(item["baseline"]), expected))
