@@ -92,6 +92,30 @@ def stop_worker(proc):
         proc.stderr.close()
 
 
+def evaluate_local(items, *, tester, settings, transcripts=None, progress=None):
+    """Grade `items` with `tester` through a fresh worker process and oracle;
+    return the result dict. The worker is gone when this returns."""
+    oracle = Oracle(check=problem.check_query, answer=problem.answer_query,
+                    record=bool(transcripts),
+                    idle_timeout=settings["instance_timeout_s"] + 5).start()
+    proc = None
+    try:
+        try:
+            proc, url = start_worker(oracle_url=oracle.url, tester=tester,
+                                     timeout=settings["worker_start_timeout_s"])
+        except Failure as failure:
+            return grade.summarize([], failure)
+        return grade.evaluate(items, oracle=oracle, worker=WorkerClient(url),
+                              instance_timeout=settings["instance_timeout_s"],
+                              run_timeout=settings["run_timeout_s"],
+                              start_timeout=settings["worker_start_timeout_s"],
+                              transcripts=transcripts, progress=progress)
+    finally:
+        if proc is not None:
+            stop_worker(proc)
+        oracle.stop()
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     grade.add_common_options(parser)
@@ -104,23 +128,9 @@ def main(argv=None):
     pin(0, 1)
 
     def evaluate_with(items, settings):
-        oracle = Oracle(check=problem.check_query, answer=problem.answer_query,
-                        record=bool(args.transcripts),
-                        idle_timeout=settings["instance_timeout_s"] + 5).start()
-        proc = None
-        try:
-            proc, url = start_worker(oracle_url=oracle.url, tester=args.tester,
-                                     timeout=settings["worker_start_timeout_s"])
-            return grade.evaluate(items, oracle=oracle, worker=WorkerClient(url),
-                                  instance_timeout=settings["instance_timeout_s"],
-                                  run_timeout=settings["run_timeout_s"],
-                                  start_timeout=settings["worker_start_timeout_s"],
-                                  transcripts=args.transcripts,
-                                  progress=grade.progress_printer(len(items)))
-        finally:
-            if proc is not None:
-                stop_worker(proc)
-            oracle.stop()
+        return evaluate_local(items, tester=args.tester, settings=settings,
+                              transcripts=args.transcripts,
+                              progress=grade.progress_printer(len(items)))
 
     result, path = grade.run(args, evaluate_with=evaluate_with)
     print("\n".join(grade.summary_lines(result)))
