@@ -1,0 +1,68 @@
+"""Shared by the tests: paths, temporary folders, live servers and processes,
+each cleaned up by the test that made it."""
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+GRADER = os.path.join(ROOT, "grader")
+if GRADER not in sys.path:
+    sys.path.insert(0, GRADER)
+
+import grade  # noqa: E402
+import local  # noqa: E402
+import problem  # noqa: E402
+from arh_grader import Oracle  # noqa: E402
+
+SAMPLE = os.path.join(ROOT, "sample", "items.jsonl")
+SHIPPED = os.path.join(ROOT, "src", "tester.py")
+
+
+def tmpdir(case):
+    """A temporary folder removed when `case` ends."""
+    path = tempfile.mkdtemp(prefix="gt-test-")
+    case.addCleanup(shutil.rmtree, path, True)
+    return path
+
+
+def write(case, name, text):
+    """Write `text` to a new file `name` in a temporary folder; its path."""
+    path = os.path.join(tmpdir(case), name)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    return path
+
+
+def read_bytes(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def start_oracle(case, **options):
+    """A live group-testing oracle on a loopback port, stopped at cleanup."""
+    oracle = Oracle(check=problem.check_query, answer=problem.answer_query, **options)
+    oracle.start()
+    case.addCleanup(oracle.stop)
+    return oracle
+
+
+def start_worker(case, oracle_url, tester=SHIPPED):
+    """A live worker process (harness/worker.py); (process, URL)."""
+    proc, url = local.start_worker(oracle_url=oracle_url, tester=tester, timeout=20)
+    case.addCleanup(local.stop_worker, proc)
+    return proc, url
+
+
+def run_command(case, *args, timeout=300):
+    """Run a Python script of the project as a real process; (status, stdout, stderr)."""
+    done = subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True,
+                          text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+    return done.returncode, done.stdout, done.stderr
+
+
+def lines_of(stdout):
+    """The `key: value` lines of a command's output, as a dict."""
+    return dict(line.split(": ", 1) for line in stdout.splitlines() if ": " in line)

@@ -1,0 +1,70 @@
+"""The instance generator: reproducible bytes, the sample, the statistics."""
+
+import statistics
+import unittest
+
+import support
+from support import problem
+import instances
+
+
+class InstancesTest(unittest.TestCase):
+    def test_sample_regenerates_byte_for_byte(self):
+        with open(support.SAMPLE, encoding="utf-8") as f:
+            kept = f.read()
+        drawn = "".join(instances.dumps(i) for i in
+                        instances.draw(instances.SAMPLE_COUNT, instances.SAMPLE_SEED))
+        self.assertEqual(drawn, kept)
+        self.assertEqual(kept.count("\n"), 40)
+
+    def test_a_seed_fixes_the_set_and_a_set_extends_its_prefix(self):
+        out = support.tmpdir(self)
+        for run in ("a", "b"):
+            status, _, err = support.run_command(self, "grader/instances.py", "--count", "6",
+                                                 "--seed", "x", "--out", out + "/" + run)
+            self.assertEqual(status, 0, err)
+        first, second = (support.read_bytes(out + "/" + run) for run in "ab")
+        self.assertEqual(first, second)
+        longer = "".join(instances.dumps(i) for i in instances.draw(9, "x")).encode()
+        self.assertTrue(longer.startswith(first))
+
+    def test_without_a_seed_the_seed_is_secret_and_fresh(self):
+        outputs = [support.run_command(self, "grader/instances.py", "--count", "2")
+                   for _ in range(2)]
+        self.assertNotEqual(outputs[0][1], outputs[1][1])
+        self.assertEqual(outputs[0][2], "")          # nothing printed of the seed
+
+    def test_every_drawn_instance_passes_the_grader_check(self):
+        for item in instances.draw(60, "check"):
+            problem.check_instance(item)
+
+    def test_statistics_of_500_instances_hit_the_targets(self):
+        for seed in ("1", "stats-2"):
+            items = instances.draw(500, seed)
+            with self.subTest(seed=seed):
+                d = statistics.fmean(len(i["defectives"]) for i in items)
+                base = statistics.fmean(i["baseline"] for i in items)
+                ratio = statistics.fmean(problem.entropy_bound(i["priors"]) / i["baseline"]
+                                         for i in items)
+                print("\nset %s: defectives %.2f, baseline %.2f, bound/baseline %.3f"
+                      % (seed, d, base, ratio))
+                self.assertTrue(6.0 <= d <= 7.5, d)
+                self.assertTrue(52 <= base <= 62, base)
+                self.assertTrue(0.74 <= ratio <= 0.84, ratio)
+                counts = [sum(i["family"] == f for i in items) for f in problem.FAMILIES]
+                self.assertEqual(counts, [167, 167, 166])
+                self.assertTrue(all(problem.N_MIN <= i["n"] <= problem.N_MAX for i in items))
+
+    def test_stats_command(self):
+        status, out, _ = support.run_command(self, "grader/instances.py", "--stats",
+                                             support.SAMPLE)
+        self.assertEqual(status, 0)
+        row = support.lines_of(out)
+        self.assertEqual(row["instances"], "40")
+        self.assertEqual(row["families"], "14 / 13 / 13")
+        stats = instances.stats(instances.draw(40, instances.SAMPLE_SEED))
+        self.assertEqual(row["baseline_mean"], stats["baseline_mean"])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,96 @@
+"""The oracle's counting rules, each against a live server on loopback."""
+
+import http.client
+import json
+import unittest
+
+import support
+from support import problem
+from arh_grader import canonical
+
+
+class OracleTest(unittest.TestCase):
+    def setUp(self):
+        self.oracle = support.start_oracle(self, record=True)
+        self.n, self.truth = 64, [3, 40]
+        self.token = self.oracle.open((self.n, frozenset(self.truth)),
+                                      cap=problem.cap(self.n), max_body=problem.max_body(self.n))
+        self.conn = http.client.HTTPConnection("127.0.0.1", self.oracle.port, timeout=10)
+        self.addCleanup(self.conn.close)
+
+    def post(self, body, token=None, path="/", method="POST", headers=None):
+        token = self.token if token is None else token
+        data = body if isinstance(body, bytes) else json.dumps(body).encode()
+        all_headers = {"Authorization": "Bearer " + token}
+        all_headers.update(headers or {})
+        self.conn.request(method, path, data, all_headers)
+        response = self.conn.getresponse()
+        reply = json.loads(response.read())
+        if response.getheader("Connection") == "close":
+            self.conn.close()
+        return response.status, reply
+
+    def test_valid_tests_are_counted_and_answered(self):
+        self.assertEqual(self.post({"pool": [0, 1, 2]}), (200, {"positive": False}))
+        self.assertEqual(self.post({"pool": [40]}), (200, {"positive": True}))
+        session = self.oracle.close(self.token)
+        self.assertEqual((session.tests, session.invalid), (2, 0))
+        self.assertEqual(session.query_bytes, len(canonical({"pool": [0, 1, 2]}))
+                         + len(canonical({"pool": [40]})))
+        self.assertEqual(session.answer_bytes, len(b'{"positive":false}')
+                         + len(b'{"positive":true}'))
+        self.assertEqual(session.transcript, [
+            b'{"a":{"positive":false},"q":{"pool":[0,1,2]},"s":200}\n',
+            b'{"a":{"positive":true},"q":{"pool":[40]},"s":200}\n'])
+
+    def test_invalid_queries_are_400_and_counted(self):
+        bodies = [{"pool": []}, {"pool": [1, 1]}, {"pool": [64]}, {"pool": [True]},
+                  {"pool": [0.0]}, {"pool": [[0]]}, {"pool": [0], "more": 1}, [0],
+                  b"not json", b'{"pool": [NaN]}', b"\xff\xfe"]
+        for body in bodies:
+            with self.subTest(body=body):
+                status, reply = self.post(body)
+                self.assertEqual(status, 400)
+                self.assertIn("error", reply)
+        session = self.oracle.close(self.token)
+        self.assertEqual((session.tests, session.invalid), (len(bodies), len(bodies)))
+        self.assertEqual(session.query_bytes, 0)
+
+    def test_unknown_and_closed_tokens_are_refused_uncounted(self):
+        self.assertEqual(self.post({"pool": [3]})[0], 200)
+        self.assertEqual(self.post({"pool": [3]}, token="invented")[0], 403)
+        self.assertEqual(self.post({"pool": [3]}, token="")[0], 403)
+        self.conn.request("POST", "/", b'{"pool":[3]}')          # no Authorization at all
+        self.assertEqual(self.conn.getresponse().status, 403)
+        self.conn.close()
+        session = self.oracle.close(self.token)
+        self.assertEqual(self.post({"pool": [3]})[0], 403)       # closed
+        self.assertEqual(session.tests, 1)
+
+    def test_the_cap(self):
+        token = self.oracle.open((4, frozenset({1})), cap=3, max_body=64)
+        statuses = [self.post({"pool": [0]}, token=token)[0] for _ in range(5)]
+        self.assertEqual(statuses, [200, 200, 200, 429, 429])
+        session = self.oracle.close(token)
+        self.assertEqual(session.tests, 5)
+        self.assertTrue(session.over_cap)
+
+    def test_body_bound_wrong_path_and_method(self):
+        status, reply = self.post(b"[" + b"1," * 400 + b"1]")
+        self.assertEqual((status, reply["error"]), (413, "body of 803 bytes; at most %d here"
+                                                    % problem.max_body(64)))
+        self.assertEqual(self.post({"pool": [3]}, path="/other")[0], 404)
+        self.assertEqual(self.post({"pool": [3]}, method="PUT")[0], 405)
+        self.assertEqual(self.post({"pool": [3]}, method="GET")[0], 405)
+        self.assertEqual(self.post({"pool": [3]})[0], 200)      # still serving
+        session = self.oracle.close(self.token)
+        self.assertEqual((session.tests, session.invalid), (2, 0))  # 413 and the last
+
+    def test_tokens_are_long_and_distinct(self):
+        tokens = {self.oracle.open((64, frozenset({1})), cap=1, max_body=1) for _ in range(100)}
+        self.assertEqual(len(tokens), 100)
+        self.assertTrue(all(len(t) >= 32 for t in tokens))      # 24 bytes, base64
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,97 @@
+"""The whole evaluation as a user runs it: grader/local.py in a real process,
+the shipped tester, broken sets, and every verdict of the self-check."""
+
+import json
+import os
+import statistics
+import unittest
+
+import support
+import selfcheck
+
+
+class LocalRunTest(unittest.TestCase):
+    def run_local(self, *args):
+        out = support.tmpdir(self)
+        status, stdout, stderr = support.run_command(self, "grader/local.py", "--out", out,
+                                                     *args)
+        with open(os.path.join(out, "result.json"), "rb") as f:
+            blob = f.read()
+        return status, support.lines_of(stdout), stderr, blob
+
+    def test_shipped_tester_scores_exactly_one_on_the_sample(self):
+        status, lines, stderr, blob = self.run_local()
+        self.assertEqual(status, 0, stderr)
+        result = json.loads(blob)
+        with open(support.SAMPLE) as f:
+            baselines = [json.loads(line)["baseline"] for line in f]
+        self.assertEqual((result["status"], result["kind"]), ("valid", None))
+        self.assertEqual(result["relative_tests"], 1.0)
+        self.assertEqual([e["score"] for e in result["items"]], [1.0] * 40)
+        self.assertEqual([e["tests"] for e in result["items"]], baselines)
+        self.assertEqual(result["tests"], round(statistics.fmean(baselines), 6))
+        self.assertEqual(lines["relative_tests"], "1.0")
+        self.assertEqual(lines["status"], "valid")
+        self.assertIn("progress: 40/40", stderr)
+        for key in ("status", "kind", "relative_tests", "tests", "query_bytes",
+                    "answer_bytes", "items", "entropy_bound"):
+            self.assertIn(key, result)
+        for key in ("score", "tests", "baseline", "bound", "surprise", "transcript"):
+            self.assertIn(key, result["items"][0])
+
+    def test_two_runs_give_identical_bytes(self):
+        blobs = [self.run_local("--limit", "10")[3] for _ in range(2)]
+        self.assertEqual(blobs[0], blobs[1])
+
+    def test_a_broken_set_is_invalid_set_naming_the_line(self):
+        with open(support.SAMPLE) as f:
+            good = [json.loads(line) for line in f][:3]
+        cases = {
+            "not json": (["{"], "line 1: "),
+            "missing field": ([{k: v for k, v in good[0].items() if k != "baseline"}],
+                              "line 1: fields must be"),
+            "prior of 1": ([good[0], dict(good[1], priors=[1.0] * good[1]["n"])],
+                           "line 2: prior 0 must be a number strictly between 0 and 1"),
+            "wrong baseline": ([good[0], good[1], dict(good[2], baseline=1)],
+                               "line 3: baseline is 1 but binary splitting takes"),
+            "unsorted": ([dict(good[0], defectives=good[0]["defectives"][::-1])],
+                         "line 1: defectives must be sorted"),
+            "nan": (['{"n": NaN}'], "line 1: NaN is not JSON"),
+        }
+        for name, (lines, words) in cases.items():
+            text = "".join((l if isinstance(l, str) else json.dumps(l)) + "\n" for l in lines)
+            path = support.write(self, "items.jsonl", text)
+            with self.subTest(name=name):
+                status, out, _, blob = self.run_local("--items", path)
+                result = json.loads(blob)
+                self.assertEqual(status, 2)
+                self.assertEqual((result["status"], result["kind"]), ("invalid", "invalid_set"))
+                self.assertIn(words, result["message"])
+                self.assertEqual(out["kind"], "invalid_set")
+
+    def test_a_missing_set_file_is_invalid_set(self):
+        status, out, _, blob = self.run_local("--items", "/nonexistent/items.jsonl")
+        self.assertEqual((status, json.loads(blob)["kind"]), (2, "invalid_set"))
+        self.assertIn("cannot read /nonexistent/items.jsonl", out["message"])
+
+
+class SelfCheckTest(unittest.TestCase):
+    """Each case of grader/selfcheck.py: a real tester, its exact verdict."""
+
+    def test_every_case_gets_its_verdict(self):
+        items = support.grade.load_set(support.SAMPLE)[:selfcheck.INSTANCES]
+        workdir = support.tmpdir(self)
+        for name, expected, source, *check in selfcheck.CASES:
+            with self.subTest(case=name):
+                got, detail = selfcheck.run_case(name, expected, source,
+                                                 check[0] if check else None, items, workdir)
+                self.assertEqual(got, expected, detail)
+
+    def test_the_command_reports_all_cases(self):
+        status, out, _ = support.run_command(self, "grader/selfcheck.py", "--case", "over_cap")
+        self.assertEqual(status, 0)
+        self.assertIn("selfcheck: 3/3 cases as expected", out)
+
+
+if __name__ == "__main__":
+    unittest.main()
