@@ -115,6 +115,7 @@ def summarize(entries, failure=None):
               "index": None if failure is None else failure.index,
               "instances": len(entries), "items": entries,
               "relative_tests": None, "tests": None, "entropy_bound": None,
+              "information_floor": None,
               "query_bytes": sum(e["query_bytes"] for e in entries),
               "answer_bytes": sum(e["answer_bytes"] for e in entries),
               "saved_bits": None, "suspect": False, "families": {}}
@@ -124,6 +125,7 @@ def summarize(entries, failure=None):
     result.update(relative_tests=_round(statistics.fmean(e["score"] for e in entries)),
                   tests=_round(statistics.fmean(e["tests"] for e in entries)),
                   entropy_bound=_round(statistics.fmean(e["bound_ratio"] for e in entries)),
+                  information_floor=_floor(entries),
                   saved_bits=_round(saved), suspect=saved >= SUSPECT_BITS)
     for family in problem.FAMILIES:
         mine = [e for e in entries if e["family"] == family]
@@ -131,8 +133,15 @@ def summarize(entries, failure=None):
             result["families"][family] = {
                 "instances": len(mine),
                 "relative_tests": _round(statistics.fmean(e["score"] for e in mine)),
-                "entropy_bound": _round(statistics.fmean(e["bound_ratio"] for e in mine))}
+                "entropy_bound": _round(statistics.fmean(e["bound_ratio"] for e in mine)),
+                "information_floor": _floor(mine)}
     return result
+
+
+def _floor(entries):
+    """Mean over instances of surprise / baseline: the score no tester beats on
+    average, since a deterministic tester saves s bits with probability <= 2**-s."""
+    return _round(statistics.fmean(e["surprise"] / e["baseline"] for e in entries))
 
 
 def evaluate(items, *, oracle, worker, instance_timeout, run_timeout,
@@ -178,12 +187,12 @@ def summary_lines(result):
         lines.append("instance: %s" % result["index"])
         lines.append("message: %s" % result["message"].replace("\n", "\n    "))
         return lines
-    for key in ("relative_tests", "entropy_bound", "tests", "instances", "saved_bits",
-                "suspect"):
+    for key in ("relative_tests", "information_floor", "entropy_bound", "tests",
+                "instances", "saved_bits", "suspect"):
         lines.append("%s: %s" % (key, json.dumps(result[key])))
     for family, row in result["families"].items():
-        lines.append("relative_tests.%s: %s" % (family, row["relative_tests"]))
-        lines.append("entropy_bound.%s: %s" % (family, row["entropy_bound"]))
+        for key in ("relative_tests", "information_floor", "entropy_bound"):
+            lines.append("%s.%s: %s" % (key, family, row[key]))
     if result["suspect"]:
         lines.append("warning: the tester saved %.1f bits over the information bound; an "
                      "honest tester does that with probability under 2**-20"

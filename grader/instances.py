@@ -86,6 +86,8 @@ def stats(items):
         "baseline_mean": "%.2f" % statistics.fmean(it["baseline"] for it in items),
         "bound_ratio_mean": "%.3f" % statistics.fmean(
             problem.entropy_bound(it["priors"]) / it["baseline"] for it in items),
+        "information_floor": "%.3f" % statistics.fmean(
+            problem.surprise(it["priors"], it["defectives"]) / it["baseline"] for it in items),
     }
 
 

@@ -87,7 +87,8 @@ def secret_of(instance):
 def check_answer(answer, defectives, n):
     """Raise AnswerError unless `answer` is exactly the sorted defectives.
 
-    The messages describe the answer only, never the defectives.
+    The messages name no item that could be a defective: only positions,
+    counts and values out of range.
     """
     if type(answer) is not list:
         raise AnswerError("schema", "find must return a list of integers, got %s"
@@ -100,9 +101,9 @@ def check_answer(answer, defectives, n):
         if not 0 <= x < n:
             raise AnswerError("wrong", "answer item %d is out of range 0..%d" % (x, n - 1))
         if i and x <= answer[i - 1]:
-            what = "appears twice" if x == answer[i - 1] else "comes after %d" % answer[i - 1]
-            raise AnswerError("wrong", "the answer must be sorted and distinct, "
-                              "but %d %s" % (x, what))
+            what = "repeats" if x == answer[i - 1] else "is smaller than"
+            raise AnswerError("wrong", "the answer must be sorted and distinct, but its "
+                              "item at position %d %s the one before" % (i, what))
     if answer != defectives:
         raise AnswerError("wrong", "the answer (%d items, sorted, in range) is not "
                           "the set of defectives" % len(answer))

@@ -1,0 +1,67 @@
+"""The noise floor of a result: how large a change in relative_tests is real.
+
+    python3 grader/mmi.py result/result.json
+
+Resamples the result's instances with replacement (a fixed seed, so the same
+result prints the same figures), takes the standard deviation of the
+resampled mean score as its standard error, and prints the floor, twice that,
+beside the MMI of autoresearch.toml. The MMI is the calibration tester's
+floor on a 500-instance set, rounded (PROGRAM.md, "Scoring").
+"""
+
+import argparse
+import json
+import math
+import random
+import sys
+import tomllib
+
+import grade
+
+RESAMPLES = 20000        # bootstrap resamples; the SE's own error is then ~0.5%
+SEED = "group-testing-mmi"
+
+
+def bootstrap_se(scores, *, resamples=RESAMPLES, seed=SEED):
+    """The bootstrap standard error of the mean of `scores`."""
+    rng = random.Random(seed)
+    k = len(scores)
+    means = [math.fsum(rng.choices(scores, k=k)) / k for _ in range(resamples)]
+    centre = math.fsum(means) / resamples
+    return math.sqrt(math.fsum((m - centre) ** 2 for m in means) / (resamples - 1))
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("result", help="a valid result.json")
+    parser.add_argument("--resamples", type=int, default=RESAMPLES)
+    args = parser.parse_args(argv)
+    try:
+        with open(args.result, encoding="utf-8") as f:
+            result = json.load(f)
+        scores = [item["score"] for item in result["items"]]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        sys.stderr.write("mmi: cannot read scores from %r: %s\n" % (args.result, e))
+        return 2
+    if result.get("status") != "valid" or len(scores) < 2:
+        sys.stderr.write("mmi: %r is not a valid result of two or more instances\n"
+                         % args.result)
+        return 2
+    if args.resamples < 100:
+        parser.error("--resamples must be at least 100, got %r" % args.resamples)
+    with open(grade.SETTINGS, "rb") as f:
+        mmi = tomllib.load(f)["metric"]["mmi"]
+    se = bootstrap_se(scores, resamples=args.resamples)
+    print("result: %s" % args.result)
+    print("instances: %d" % len(scores))
+    print("relative_tests: %.4f" % result["relative_tests"])
+    print("resamples: %d" % args.resamples)
+    print("standard_error: %.4f" % se)
+    print("floor: %.3f" % (2 * se))
+    print("mmi: %s" % mmi)
+    print("floor_within_mmi: %s" % ("true" if 2 * se <= mmi else "false"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,80 @@
+"""The documents say what the code does: PROGRAM.md's data table is what its
+commands print, and the README opens with the two commands."""
+
+import os
+import re
+import unittest
+
+import support
+
+
+def program_table():
+    """PROGRAM.md's data table: {set name: {column: cell}}."""
+    with open(os.path.join(support.ROOT, "PROGRAM.md"), encoding="utf-8") as f:
+        rows = [line.strip().strip("|").split("|") for line in f
+                if line.startswith("| ") and "|---" not in line]
+    header = next(r for r in rows if r[0].strip() == "set")
+    table = {}
+    for row in rows:
+        if len(row) == len(header) and row[0].strip() != "set":
+            table[row[0].strip()] = {h.strip(): c.strip() for h, c in zip(header, row)}
+    return table
+
+
+class ProgramTableTest(unittest.TestCase):
+    COLUMNS = {"instances": "instances",
+               "families (uniform / two-tier / log-normal)": "families",
+               "defectives, mean": "defectives_mean",
+               "baseline tests, mean": "baseline_mean",
+               "entropy bound / baseline, mean": "bound_ratio_mean",
+               "information floor": "information_floor"}
+
+    def check_row(self, row, items_path, out):
+        status, stats_out, err = support.run_command(self, "grader/instances.py", "--stats",
+                                                     items_path)
+        self.assertEqual(status, 0, err)
+        stats = support.lines_of(stats_out)
+        for column, key in self.COLUMNS.items():
+            self.assertEqual(row[column], stats[key], column)
+        status, _, err = support.run_command(self, "grader/local.py", "--tester",
+                                             "grader/calibration.py", "--items", items_path,
+                                             "--out", out)
+        self.assertEqual(status, 0, err)
+        status, mmi_out, err = support.run_command(self, "grader/mmi.py",
+                                                   os.path.join(out, "result.json"))
+        self.assertEqual(status, 0, err)
+        mmi = support.lines_of(mmi_out)
+        self.assertEqual(row["calibration tester"], mmi["relative_tests"])
+        self.assertEqual(row["its floor"], mmi["floor"])
+        return mmi
+
+    def test_sample_row(self):
+        self.check_row(program_table()["sample"], support.SAMPLE, support.tmpdir(self))
+
+    def test_500_row_and_the_mmi_it_supports(self):
+        folder = support.tmpdir(self)
+        items = os.path.join(folder, "set500.jsonl")
+        status, _, err = support.run_command(self, "grader/instances.py", "--count", "500",
+                                             "--seed", "group-testing-500", "--out", items)
+        self.assertEqual(status, 0, err)
+        mmi = self.check_row(program_table()["seed group-testing-500"], items, folder)
+        self.assertTrue(0.76 <= float(mmi["relative_tests"]) <= 0.82, mmi)
+        self.assertTrue(0.012 <= float(mmi["floor"]) <= 0.030, mmi)
+        self.assertEqual(mmi["floor_within_mmi"], "true")
+
+
+class ReadmeTest(unittest.TestCase):
+    def test_opens_with_the_two_commands(self):
+        with open(os.path.join(support.ROOT, "README.md"), encoding="utf-8") as f:
+            head = f.read(1500)
+        commands = re.findall(r"^(python3 [^\n#]+?)\s*(?:#.*)?$", head, re.M)
+        self.assertEqual(commands[:2], ["python3 grader/local.py",
+                                        "python3 -m unittest discover -s tests"])
+
+    def test_ci_runs_the_readme_test_command(self):
+        with open(os.path.join(support.ROOT, ".ci", "run"), encoding="utf-8") as f:
+            self.assertIn('"$python" -m unittest discover -s tests', f.read())
+
+
+if __name__ == "__main__":
+    unittest.main()
