@@ -132,7 +132,11 @@ def main(argv=None):
                               transcripts=args.transcripts,
                               progress=grade.progress_printer(len(items)))
 
-    result, path = grade.run(args, evaluate_with=evaluate_with)
+    try:
+        result, path = grade.run(args, evaluate_with=evaluate_with)
+    except KeyboardInterrupt:
+        sys.stderr.write("local: interrupted; the worker is stopped, no result written\n")
+        return 130
     print("\n".join(grade.summary_lines(result)))
     print("result: %s" % path)
     if result["status"] == "valid":

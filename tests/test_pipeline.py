@@ -3,7 +3,11 @@ the shipped tester, broken sets, and every verdict of the self-check."""
 
 import json
 import os
+import signal
 import statistics
+import subprocess
+import sys
+import time
 import unittest
 
 import support
@@ -73,6 +77,37 @@ class LocalRunTest(unittest.TestCase):
         status, out, _, blob = self.run_local("--items", "/nonexistent/items.jsonl")
         self.assertEqual((status, json.loads(blob)["kind"]), (2, "invalid_set"))
         self.assertIn("cannot read /nonexistent/items.jsonl", out["message"])
+
+
+class InterruptTest(unittest.TestCase):
+    """Ctrl-C or SIGTERM in the middle of a run: the worker goes with it."""
+
+    TESTER = ("import os, time\n"
+              "open(os.path.join(os.path.dirname(__file__), 'pid'), 'w').write(str(os.getpid()))\n"
+              "def find(n, priors, test):\n"
+              "    time.sleep(0.3)\n"
+              "    return []\n")
+
+    def test_signals_reap_the_worker(self):
+        for sig, status in ((signal.SIGINT, 130), (signal.SIGTERM, 143)):
+            with self.subTest(signal=sig.name):
+                tester = support.write(self, "tester.py", self.TESTER)
+                pid_file = os.path.join(os.path.dirname(tester), "pid")
+                proc = subprocess.Popen(
+                    [sys.executable, "grader/local.py", "--tester", tester,
+                     "--out", support.tmpdir(self)], cwd=support.ROOT,
+                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                self.addCleanup(proc.kill)
+                deadline = time.monotonic() + 20
+                while not os.path.exists(pid_file) and time.monotonic() < deadline:
+                    time.sleep(0.05)
+                time.sleep(0.2)
+                worker = int(support.read_bytes(pid_file))
+                proc.send_signal(sig)
+                proc.communicate(timeout=20)
+                self.assertEqual(proc.returncode, status)
+                with self.assertRaises(ProcessLookupError):
+                    os.kill(worker, 0)
 
 
 class SelfCheckTest(unittest.TestCase):
