@@ -42,8 +42,11 @@ def read_bytes(path):
 
 
 def start_oracle(case, **options):
-    """A live group-testing oracle on a loopback port, stopped at cleanup."""
-    oracle = Oracle(check=problem.check_query, answer=problem.answer_query, **options)
+    """A live oracle on a loopback port (group testing's rules unless `check`
+    and `answer` are given), stopped at cleanup."""
+    options.setdefault("check", problem.check_query)
+    options.setdefault("answer", problem.answer_query)
+    oracle = Oracle(**options)
     oracle.start()
     case.addCleanup(oracle.stop)
     return oracle

@@ -6,7 +6,7 @@ import unittest
 
 import support
 from support import problem
-from arh_grader import canonical
+from arh_grader import QueryError, canonical
 
 
 class OracleTest(unittest.TestCase):
@@ -90,6 +90,36 @@ class OracleTest(unittest.TestCase):
         tokens = {self.oracle.open((64, frozenset({1})), cap=1, max_body=1) for _ in range(100)}
         self.assertEqual(len(tokens), 100)
         self.assertTrue(all(len(t) >= 32 for t in tokens))      # 24 bytes, base64
+
+
+class OtherProblemTest(unittest.TestCase):
+    """The SDK knows nothing of group testing: a yes/no guessing game (15
+    calls, questions from a fixed list) runs on it unchanged."""
+
+    QUESTIONS = {"does it fly?": "bird", "does it swim?": "fish"}
+
+    def check(self, secret, query):
+        if type(query) is not dict or query.get("question") not in self.QUESTIONS:
+            raise QueryError("unknown question: %r" % (query,))
+
+    def answer(self, secret, query):
+        return {"answer": "yes" if self.QUESTIONS[query["question"]] == secret else "no"}
+
+    def test_counts_and_answers(self):
+        oracle = support.start_oracle(self, check=self.check, answer=self.answer, path="/ask")
+        token = oracle.open("fish", cap=15, max_body=256)
+        conn = http.client.HTTPConnection("127.0.0.1", oracle.port, timeout=10)
+        self.addCleanup(conn.close)
+        replies = []
+        for question in ("does it fly?", "does it swim?", "is it red?"):
+            conn.request("POST", "/ask", json.dumps({"question": question}),
+                         {"Authorization": "Bearer " + token})
+            response = conn.getresponse()
+            replies.append((response.status, json.loads(response.read())))
+        self.assertEqual([r[0] for r in replies], [200, 200, 400])
+        self.assertEqual(replies[1][1], {"answer": "yes"})
+        session = oracle.close(token)
+        self.assertEqual((session.tests, session.invalid), (3, 1))
 
 
 if __name__ == "__main__":
