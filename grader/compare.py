@@ -104,18 +104,21 @@ class CountingOracle:
                               % (len(body), self.max_body))
         try:
             query = json.loads(body.decode("utf-8"), parse_constant=_no_constant)
-        except ValueError as e:
-            self._refuse("not JSON: %s" % e)
+        except (ValueError, RecursionError) as e:
+            raise self._refused("not JSON: %s" % e) from None
         try:
             problem.check_query(self.secret, query)
         except QueryError as e:
-            self._refuse(str(e))
+            raise self._refused(str(e)) from None
+        except RecursionError:
+            raise self._refused("the query is nested too deeply") from None
         return problem.answer_query(self.secret, query)["positive"]
 
-    def _refuse(self, message):
+    def _refused(self, message):
+        """Count an invalid test; the error its 400 raises in the tester."""
         with self._lock:
             self.invalid += 1
-        raise OracleError("oracle answered 400: %s" % message)
+        return OracleError("oracle answered 400: %s" % message)
 
 
 def _no_constant(name):
@@ -169,7 +172,7 @@ def load_tester(path, role):
         module = importlib.util.module_from_spec(spec)
         sys.modules[spec.name] = module
         spec.loader.exec_module(module)
-    except BaseException:
+    except (Exception, SystemExit):
         raise Failure("no_answer", "the %s %s failed to import:\n%s"
                       % (role, path, traceback.format_exc(limit=-3))) from None
     if not callable(getattr(module, "find", None)):
@@ -292,16 +295,30 @@ def compare(data, record, finds, *, state, stream=sys.stderr):
                 return failure
             tests[role] = oracle.tests
         result = outcome(tests["challenger"], tests["incumbent"])
-        record.add(result)
-        data["record"] = record.to_dict()
-        data["next_comparison"] = record.comparisons + 1
-        sprt.save_json(state, data)
-        stream.write("comparison: %d instance: %d challenger: %d incumbent: %d outcome: %s "
-                     "W/L/D: %s llr: %.3f bounds: %s\n"
-                     % (number, number - 1, tests["challenger"], tests["incumbent"], result,
-                        wld(record), record.llr, bounds(record.settings)))
-        stream.flush()
+        with sigterm_deferred():           # saved and reported, or neither
+            record.add(result)
+            data["record"] = record.to_dict()
+            data["next_comparison"] = record.comparisons + 1
+            sprt.save_json(state, data)
+            stream.write("comparison: %d instance: %d challenger: %d incumbent: %d "
+                         "outcome: %s W/L/D: %s llr: %.3f bounds: %s\n"
+                         % (number, number - 1, tests["challenger"], tests["incumbent"],
+                            result, wld(record), record.llr, bounds(record.settings)))
+            stream.flush()
     return None
+
+
+@contextlib.contextmanager
+def sigterm_deferred():
+    """Hold SIGTERM back while the block runs; it is handled right after."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def main(argv=None):
@@ -341,8 +358,6 @@ def run(args):
         if record.comparisons:
             sys.stderr.write("compare: resuming %s at comparison %d, W/L/D %s\n"
                              % (args.state, record.comparisons + 1, wld(record)))
-        else:
-            sprt.save_json(args.state, data)
         try:
             finds = {role: load_tester(getattr(args, role), role) for role in ROLES}
         except Failure as failure:

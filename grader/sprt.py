@@ -31,8 +31,9 @@ writes atomically, so a reader sees the old file or the new one.
 import dataclasses
 import json
 import math
-import os
 import statistics
+
+from arh_grader import write_json as save_json   # atomic: temporary file, fsync, rename
 
 ALPHA = 0.05          # probability of accepting a challenger no better than the incumbent
 BETA = 0.05           # probability of rejecting one that wins 0.5 + DELTA of decisive comparisons
@@ -234,34 +235,6 @@ def run(settings, outcomes):
         if record.add(outcome) != CONTINUE:
             break
     return record
-
-
-def save_json(path, obj):
-    """Write `obj` as JSON to `path` atomically: a temporary file beside it,
-    flushed and synced, then renamed over it."""
-    directory = os.path.dirname(os.path.abspath(path))
-    tmp = "%s.%d.tmp" % (path, os.getpid())
-    try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            json.dump(obj, f, indent=1, sort_keys=True, allow_nan=False)
-            f.write("\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)      # the rename itself survives a crash
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def load_json(path):

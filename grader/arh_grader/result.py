@@ -32,13 +32,23 @@ def canonical(obj):
 
 def write_json(path, obj):
     """Write `obj` to `path` as indented, sorted JSON, atomically: a reader
-    sees the old file or the new one, never a part."""
+    sees the old file or the new one, never a part, even after a crash."""
     directory = os.path.dirname(os.path.abspath(path))
     os.makedirs(directory, exist_ok=True)
     tmp = "%s.%d.tmp" % (path, os.getpid())
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(obj, f, indent=1, sort_keys=True, allow_nan=False)
-        f.write("\n")
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump(obj, f, indent=1, sort_keys=True, allow_nan=False)
+            f.write("\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)          # the rename itself survives a crash
+    finally:
+        os.close(fd)
