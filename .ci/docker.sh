@@ -1,0 +1,333 @@
+#!/usr/bin/env bash
+# Runs the benchmark with Docker Compose, as the README's Docker section says,
+# and checks it against grader/local.py on the same set (sample/items.jsonl).
+#
+# As root on a Debian machine, it first makes an engine available: it installs
+# Debian's docker.io, docker-compose (Compose v1) and debootstrap where missing,
+# and starts dockerd (overlay2, else vfs; no iptables rules, no docker0) when no
+# engine answers. When the image python:3.13-slim-bookworm is absent it builds a
+# LOCAL STAND-IN under that name: a minimal Debian trixie root with Python 3.13,
+# made by debootstrap and loaded with `docker import`. It is not the official
+# image, which needs an image registry; the project's images build FROM it, and
+# it carries the label stand-in=... to say so. It is kept as a cache.
+#
+# Then it runs the three commands (`docker compose`, or `docker-compose -f
+# compose.yaml` where only Compose v1 exists) and checks: the grader exits 0;
+# result.json as the second command prints it is byte-identical to
+# grader/local.py's; the worker runs on core 0 and the grader on core 1, read
+# from /proc/1/status inside the running containers; the worker's image holds no
+# instance file and no grader code; after `down --volumes` a second `up` starts
+# with a fresh volume and gives the same bytes.
+#
+# It prints `key: value` lines and stops at the first failed check, non-zero,
+# saying why. On exit it removes what it made: containers, volume, network, the
+# images it built, and the engine if it started it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DIR=$(pwd -P)
+
+BASE=python:3.13-slim-bookworm
+SUITE=trixie                     # Debian's release with Python 3.13
+WORKER_CPUS=0                    # compose.yaml's cpuset of each service
+GRADER_CPUS=1
+ENGINE_TIMEOUT=60                # seconds dockerd has to answer
+T0=$EPOCHREALTIME
+WORK=$(mktemp -d /tmp/docker-ci.XXXXXX)
+ENGINE_PID=""
+COMPOSE=()
+IMAGES=()
+PASSED=0
+FAILED=""
+APT_UPDATED=""
+
+say() { printf '%s: %s\n' "$1" "$2"; }
+since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }'; }
+fail() {
+    FAILED=$*
+    printf 'docker: FAILED: %s\n' "$*" >&2
+    exit 1
+}
+pass() { PASSED=$((PASSED + 1)); say "$1" "$2"; }
+show() {    # the last lines of log $1, indented, on stderr
+    [ -s "$1" ] && tail -n "${2:-30}" "$1" | sed 's/^/    /' >&2
+    return 0
+}
+
+cleanup() {
+    local status=$? mount
+    set +e
+    trap - EXIT INT TERM
+    if [ -n "$ENGINE_PID" ] || docker info >/dev/null 2>&1; then
+        if [ ${#COMPOSE[@]} -gt 0 ]; then
+            "${COMPOSE[@]}" down --volumes --remove-orphans >/dev/null 2>&1 </dev/null
+        fi
+        if [ ${#IMAGES[@]} -gt 0 ]; then
+            docker rmi -f $(printf '%s\n' "${IMAGES[@]}" | sort -u) >/dev/null 2>&1
+        fi
+    fi
+    if [ -n "$ENGINE_PID" ]; then
+        kill "$ENGINE_PID" 2>/dev/null
+        for _ in $(seq 150); do kill -0 "$ENGINE_PID" 2>/dev/null || break; sleep 0.2; done
+        kill -9 "$ENGINE_PID" 2>/dev/null
+        wait "$ENGINE_PID" 2>/dev/null
+        say engine_stopped "dockerd (pid $ENGINE_PID)"
+    fi
+    # debootstrap mounts /proc and /sys in its root; never delete through them
+    for mount in $(awk -v w="$WORK/" 'index($2, w) == 1 { print $2 }' /proc/mounts | sort -r); do
+        umount -l "$mount"
+    done
+    rm -rf --one-file-system "$WORK"
+    say docker_wall_s "$(since "$T0")"
+    if [ "$status" = 0 ]; then
+        printf 'docker: %d passed, 0 failed\n' "$PASSED"
+    else
+        [ -n "$FAILED" ] || printf 'docker: FAILED: exit status %s (see above)\n' "$status" >&2
+        printf 'docker: %d passed, 1 failed\n' "$PASSED"
+    fi
+    exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+apt_install() {   # Debian's packages $@, with one apt-get update per run
+    [ "$(id -u)" = 0 ] || fail "installing $* needs root (apt-get)"
+    if [ -z "$APT_UPDATED" ]; then
+        apt-get update -qq >"$WORK/apt.log" 2>&1 || { show "$WORK/apt.log"; fail "apt-get update failed"; }
+        APT_UPDATED=1
+    fi
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" \
+        >>"$WORK/apt.log" 2>&1 || { show "$WORK/apt.log"; fail "apt-get install $* failed"; }
+}
+
+# --- 1. the engine and Compose -------------------------------------------
+t=$EPOCHREALTIME
+need=()
+if ! docker info >/dev/null 2>&1; then
+    command -v dockerd >/dev/null 2>&1 && command -v docker >/dev/null 2>&1 || need+=(docker.io)
+fi
+if ! docker compose version >/dev/null 2>&1 && ! command -v docker-compose >/dev/null 2>&1; then
+    need+=(docker-compose)
+fi
+if [ ${#need[@]} -gt 0 ]; then
+    apt_install "${need[@]}"
+    say installed "${need[*]} ($(since "$t") s)"
+fi
+
+if docker info >/dev/null 2>&1; then
+    say engine "already running; left running"
+else
+    [ "$(id -u)" = 0 ] || fail "no Docker engine answers, and starting dockerd needs root"
+    pidfile=/var/run/docker.pid     # a pid file left by a dockerd that was killed
+    if [ -f "$pidfile" ] && ! kill -0 "$(cat "$pidfile")" 2>/dev/null; then rm -f "$pidfile"; fi
+    t=$EPOCHREALTIME
+    for driver in overlay2 vfs; do
+        log="$WORK/dockerd-$driver.log"
+        dockerd --storage-driver="$driver" --iptables=false --bridge=none >"$log" 2>&1 </dev/null &
+        ENGINE_PID=$!
+        deadline=$((SECONDS + ENGINE_TIMEOUT))
+        until docker info >/dev/null 2>&1; do
+            if ! kill -0 "$ENGINE_PID" 2>/dev/null || [ "$SECONDS" -ge "$deadline" ]; then
+                kill "$ENGINE_PID" 2>/dev/null || true
+                wait "$ENGINE_PID" 2>/dev/null || true
+                ENGINE_PID=""
+                echo "docker: dockerd --storage-driver=$driver did not start; its log ends:" >&2
+                show "$log" 15
+                break
+            fi
+            sleep 0.2
+        done
+        [ -n "$ENGINE_PID" ] && break
+    done
+    [ -n "$ENGINE_PID" ] || fail "the Docker engine could not be started (dockerd with overlay2 and with vfs; logs above)"
+    say engine "started dockerd (storage driver $driver, pid $ENGINE_PID) in $(since "$t") s"
+fi
+say engine_version "$(docker version --format '{{.Server.Version}}')"
+
+if docker compose version >/dev/null 2>&1; then
+    COMPOSE=(docker compose)
+    say compose "docker compose ($(docker compose version --short))"
+else
+    COMPOSE=(docker-compose -f compose.yaml)
+    say compose "docker-compose -f compose.yaml (Compose v1 $(docker-compose version --short))"
+fi
+
+# --- 2. the base image -----------------------------------------------------
+if docker image inspect "$BASE" >/dev/null 2>&1; then
+    standin=$(docker image inspect -f '{{index .Config.Labels "stand-in"}}' "$BASE")
+    say base_image "$BASE, present${standin:+ (the local stand-in: $standin)}"
+else
+    t=$EPOCHREALTIME
+    if ! command -v debootstrap >/dev/null 2>&1; then
+        apt_install debootstrap
+        say installed debootstrap
+    fi
+    root="$WORK/rootfs"
+    debootstrap --variant=minbase --include=python3 "$SUITE" "$root" >"$WORK/debootstrap.log" 2>&1 \
+        || { show "$WORK/debootstrap.log"; fail "debootstrap $SUITE failed"; }
+    rm -rf "$root"/var/cache/apt/* "$root"/var/lib/apt/lists/* "$root"/var/log/* "$root"/tmp/* \
+        "$root"/usr/share/doc/* "$root"/usr/share/man/* "$root"/usr/share/info/* \
+        "$root"/usr/share/locale/* "$root"/var/cache/debconf/*-old "$root"/var/lib/dpkg/*-old
+    tar --numeric-owner -C "$root" --exclude='./dev/*' --exclude='./proc/*' --exclude='./sys/*' -c . |
+        docker import \
+            --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
+            --change 'ENV LANG=C.UTF-8' \
+            --change 'CMD ["python3"]' \
+            --change "LABEL stand-in=\"debootstrap --variant=minbase --include=python3 $SUITE, not the official image\"" \
+            --message "local stand-in for $BASE" - "$BASE" >/dev/null \
+        || fail "docker import of the debootstrap root as $BASE failed"
+    rm -rf --one-file-system "$root"
+    say base_image "$BASE, built as the local stand-in (debootstrap $SUITE) in $(since "$t") s"
+fi
+say base_python "$(docker run --rm --network none "$BASE" python3 --version)"
+
+# --- 3. the same set, locally ------------------------------------------------
+t=$EPOCHREALTIME
+set +e
+python3 grader/local.py --out "$WORK/local" >"$WORK/local.log" 2>&1
+status=$?
+set -e
+[ -s "$WORK/local/result.json" ] || { show "$WORK/local.log"; fail "grader/local.py wrote no result (exit $status)"; }
+say local_exit "$status ($(since "$t") s)"
+
+# --- 4. the first command, with the cores read inside the running containers -
+"${COMPOSE[@]}" down --volumes --remove-orphans >/dev/null 2>&1 </dev/null || true
+
+running() {      # running containers of compose service $1 (any project; matched to ours below)
+    docker ps -q --no-trunc --filter "label=com.docker.compose.service=$1" \
+        --filter "label=com.docker.compose.oneoff=False" --filter status=running
+}
+ours() {         # this project's container of service $1, as compose itself names it
+    "${COMPOSE[@]}" ps -a -q "$1" </dev/null 2>/dev/null | head -n 1
+}
+cpus_in() {      # Cpus_allowed_list of PID 1 in running container $1
+    docker exec "$1" cat /proc/1/status 2>/dev/null | sed -n 's/^Cpus_allowed_list:[[:space:]]*//p'
+}
+
+t=$EPOCHREALTIME
+"${COMPOSE[@]}" up --build --abort-on-container-exit --exit-code-from grader \
+    </dev/null >"$WORK/up1.log" 2>&1 &
+up=$!
+declare -A live=()      # container id -> cores, read while the first up runs
+while kill -0 "$up" 2>/dev/null; do
+    for service in worker grader; do
+        for id in $(running "$service"); do
+            [ -n "${live[$id]:-}" ] && continue
+            cpus=$(cpus_in "$id" || true)
+            [ -n "$cpus" ] && live[$id]=$cpus
+        done
+    done
+    sleep 0.05
+done
+set +e
+wait "$up"
+status=$?
+set -e
+say first_up_s "$(since "$t")"
+[ "$status" = 0 ] || { show "$WORK/up1.log" 40; fail "the first command exited $status (the grader's exit status)"; }
+
+worker_id=$(ours worker)
+grader_id=$(ours grader)
+[ -n "$worker_id" ] && [ -n "$grader_id" ] || fail "the first command left no worker and grader containers to inspect"
+worker_id=$(docker inspect -f '{{.Id}}' "$worker_id")
+grader_id=$(docker inspect -f '{{.Id}}' "$grader_id")
+PROJECT=$(docker inspect -f '{{index .Config.Labels "com.docker.compose.project"}}' "$grader_id")
+worker_image=$(docker inspect -f '{{.Image}}' "$worker_id")
+grader_image=$(docker inspect -f '{{.Image}}' "$grader_id")
+IMAGES+=("$worker_image" "$grader_image")
+say project "$PROJECT"
+code=$(docker inspect -f '{{.State.ExitCode}}' "$grader_id")
+[ "$code" = 0 ] || fail "the grader's container exited $code"
+pass grader_exit "$code"
+sed 's/\x1b\[[0-9;]*m//g' "$WORK/up1.log" \
+    | sed -n -E 's/^grader[^|]*\| (status|kind|relative_tests|instances): /grader_\1: /p'
+
+for service in worker grader; do
+    id=$([ "$service" = worker ] && echo "$worker_id" || echo "$grader_id")
+    want=$([ "$service" = worker ] && echo "$WORKER_CPUS" || echo "$GRADER_CPUS")
+    if [ -n "${live[$id]:-}" ]; then
+        cpus=${live[$id]}
+        how="docker exec into its running container, /proc/1/status of the main process"
+    else   # it ended before docker exec reached it: a container of the same service reads it
+        cpus=$("${COMPOSE[@]}" run --rm --no-deps --entrypoint cat "$service" /proc/1/status \
+            </dev/null 2>/dev/null | sed -n 's/^Cpus_allowed_list:[[:space:]]*//p')
+        how="compose run --rm of the service (it ended before docker exec), /proc/1/status"
+    fi
+    cpuset=$(docker inspect -f '{{.HostConfig.CpusetCpus}}' "$id")
+    [ "$cpus" = "$want" ] || fail "the $service ran on cores '${cpus:-unread}', not $want"
+    [ "$cpuset" = "$want" ] || fail "the $service container's cpuset is '$cpuset', not $want"
+    pass "${service}_cpus" "$cpus"
+    say "${service}_cpus_read" "$how; its container's cpuset: $cpuset"
+done
+
+# --- 5. the second command: the result, against the local run's --------------
+result_of() {    # the second command, into file $1
+    "${COMPOSE[@]}" run --rm --no-deps --entrypoint cat grader /result/result.json \
+        </dev/null >"$1" 2>"$1.err" || { show "$1.err"; fail "the second command failed"; }
+}
+compare() {      # file $1 (what $2 printed) against the local result, byte for byte
+    if ! cmp -s "$1" "$WORK/local/result.json"; then
+        { diff "$1" "$WORK/local/result.json" || true; } | head -n 20 | sed 's/^/    /' >&2
+        fail "result.json printed by $2 differs from grader/local.py's (diff above: < Docker, > local)"
+    fi
+}
+result_of "$WORK/docker-result.json"
+compare "$WORK/docker-result.json" "the second command"
+pass docker_result_sha256 "$(sha256sum <"$WORK/docker-result.json" | cut -d' ' -f1)"
+say local_result_sha256 "$(sha256sum <"$WORK/local/result.json" | cut -d' ' -f1)"
+say result_bytes "$(wc -c <"$WORK/docker-result.json")"
+
+# --- 6. what the worker's image holds ----------------------------------------
+in_worker() { docker run --rm --network none --user 0 --entrypoint "$1" "$worker_image" "${@:2}"; }
+found=$(in_worker find / -xdev \( -name '*.jsonl' -o -name autoresearch.toml -o -name grade.py \
+    -o -name problem.py -o -name arh_grader -o -name 'grader' -o -name items.jsonl \) -print)
+[ -z "$found" ] || fail "the worker's image holds instance or grader files: $(echo $found)"
+top=$(in_worker find /app -mindepth 1 -maxdepth 1 -printf '%f\n' | LC_ALL=C sort | tr '\n' ' ')
+[ "$top" = "harness src " ] || fail "the worker's /app holds '$top', not harness and src only"
+image_sums=$(in_worker sh -c 'cd /app && find . -type f -printf "%P\n" | LC_ALL=C sort | xargs sha256sum')
+host_sums=$(find harness src -type f ! -name '*.pyc' ! -path '*/__pycache__/*' | LC_ALL=C sort | xargs sha256sum)
+[ "$image_sums" = "$host_sums" ] || {
+    { diff <(echo "$image_sums") <(echo "$host_sums") || true; } | sed 's/^/    /' >&2
+    fail "the worker's /app differs from the project's harness/ and src/"
+}
+pass worker_image_app "$(echo "$image_sums" | awk '{ printf "%s ", $2 }')(same bytes as the project's)"
+say worker_image_instance_or_grader_files none
+base_size=$(docker image inspect -f '{{.Size}}' "$BASE")
+for side in worker grader; do
+    image=$([ "$side" = worker ] && echo "$worker_image" || echo "$grader_image")
+    say "${side}_image_added_bytes" "$(( $(docker image inspect -f '{{.Size}}' "$image") - base_size ))"
+done
+
+# --- 7. the third command, then a second up that must start clean ------------
+leftovers() {    # this project's containers, volumes and networks, one line each
+    docker ps -aq --filter "label=com.docker.compose.project=$PROJECT"
+    docker volume ls -q --filter "label=com.docker.compose.project=$PROJECT"
+    docker network ls -q --filter "label=com.docker.compose.project=$PROJECT"
+}
+"${COMPOSE[@]}" run --rm --no-deps --entrypoint touch grader /result/left-by-the-first-run \
+    </dev/null >/dev/null 2>&1 || fail "could not mark the first run's volume"
+"${COMPOSE[@]}" down --volumes </dev/null >"$WORK/down1.log" 2>&1 \
+    || { show "$WORK/down1.log"; fail "the third command failed"; }
+[ -z "$(leftovers)" ] || fail "down --volumes left: $(leftovers | tr '\n' ' ')"
+pass down_left "nothing (no container, volume or network of project $PROJECT)"
+
+t=$EPOCHREALTIME
+set +e
+"${COMPOSE[@]}" up --build --abort-on-container-exit --exit-code-from grader \
+    </dev/null >"$WORK/up2.log" 2>&1
+status=$?
+set -e
+say second_up_s "$(since "$t")"
+for service in worker grader; do
+    id=$(ours "$service"); [ -z "$id" ] || IMAGES+=("$(docker inspect -f '{{.Image}}' "$id")")
+done
+[ "$status" = 0 ] || { show "$WORK/up2.log" 40; fail "the second up exited $status"; }
+listing=$("${COMPOSE[@]}" run --rm --no-deps --entrypoint ls grader -A /result </dev/null 2>/dev/null | tr '\n' ' ')
+[ "$listing" = "result.json " ] || fail "the second up's /result holds '$listing', not a fresh result.json only"
+pass second_up_result_dir "$listing(the first run's volume is gone)"
+result_of "$WORK/docker-result-2.json"
+compare "$WORK/docker-result-2.json" "the second command after the second up"
+pass second_result_sha256 "$(sha256sum <"$WORK/docker-result-2.json" | cut -d' ' -f1)"
+"${COMPOSE[@]}" down --volumes </dev/null >"$WORK/down2.log" 2>&1 \
+    || { show "$WORK/down2.log"; fail "the third command failed after the second up"; }
+[ -z "$(leftovers)" ] || fail "the second down --volumes left: $(leftovers | tr '\n' ' ')"
