@@ -202,6 +202,9 @@ class ComposeTest(unittest.TestCase):
                         "down --volumes"):
             self.assertIn(command, read("compose.yaml"))
             self.assertIn(command, script.replace("\\\n    ", ""))
+            readme = read("README.md")
+            self.assertIn("\ndocker compose %s\n" % command, readme)
+            self.assertIn("\ndocker-compose -f compose.yaml %s\n" % command, readme)
 
 
 if __name__ == "__main__":
