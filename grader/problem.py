@@ -92,11 +92,11 @@ def check_answer(answer, defectives, n):
     """
     if type(answer) is not list:
         raise AnswerError("schema", "find must return a list of integers, got %s"
-                          % short(answer))
-    for x in answer:
+                          % _kind(answer))
+    for i, x in enumerate(answer):
         if type(x) is not int:
-            raise AnswerError("schema", "find must return a list of integers; "
-                              "it holds %s" % short(x))
+            raise AnswerError("schema", "find must return a list of integers; its item "
+                              "at position %d is %s" % (i, _kind(x)))
     for i, x in enumerate(answer):
         if not 0 <= x < n:
             raise AnswerError("wrong", "answer item %d is out of range 0..%d" % (x, n - 1))
@@ -107,6 +107,15 @@ def check_answer(answer, defectives, n):
     if answer != defectives:
         raise AnswerError("wrong", "the answer (%d items, sorted, in range) is not "
                           "the set of defectives" % len(answer))
+
+
+def _kind(value):
+    """What a JSON value is, without its contents: 'a float', 'null'."""
+    if value is None:
+        return "null"
+    name = {bool: "boolean", float: "float", str: "string", list: "list",
+            dict: "object", int: "integer"}.get(type(value), type(value).__name__)
+    return "an " + name if name[0] in "aeiou" else "a " + name
 
 
 # ---- the baseline ----------------------------------------------------------
