@@ -5,7 +5,6 @@ import importlib.util
 import itertools
 import json
 import math
-import re
 import unittest
 
 import support
@@ -91,8 +90,8 @@ class AnswerTest(unittest.TestCase):
             with self.subTest(answer=answer):
                 with self.assertRaises(problem.AnswerError) as caught:
                     problem.check_answer(answer, truth, 64)
-                for number in re.findall(r"\d+", json.dumps(answer)):
-                    self.assertNotRegex(str(caught.exception), r"\b%s\b" % number)
+                for item in truth:
+                    self.assertNotRegex(str(caught.exception), r"\b%d\b" % item)
 
 
 class BaselineTest(unittest.TestCase):
