@@ -3,20 +3,25 @@
     python3 grader/bench.py                      # 5000 round trips, 500 instances
     python3 grader/bench.py --requests 500 --instances 20
 
-Three measurements, in one run, printed as `key: value` lines on stdout
-(progress goes to stderr):
+Printed as `key: value` lines on stdout (progress goes to stderr), all
+from one run:
 - raw: a TCP loopback ping-pong between two Python processes (TCP_NODELAY),
-  a request the size of a typical pool's body and a reply the size of
-  {"positive":true}; the limit.
-- harness: the same pool sent through the real worker's Oracle.test
-  (harness/worker.py) to the real counting oracle (arh_grader.Oracle with
-  problem.py's rules), timed inside the measuring process; every test made
-  must be counted.
+  a request as long as a pool's canonical JSON and a reply as long as
+  {"positive":true}: the limit.
+- floor: the same ping-pong carrying the JSON work any oracle does, HTTP
+  and bookkeeping aside: the client encodes the pool and decodes the
+  answer; the server decodes, checks and answers it with problem.py's
+  rules and encodes the query and the answer canonically.
+- harness: the same pool through the real worker's Oracle.test
+  (harness/worker.py) to the real counting oracle (arh_grader.Oracle),
+  timed inside the measuring process; every test made must be counted.
+  Blocks of the three kinds take turns in one measuring process, so that
+  all three meet the same machine. rtt_ratio is harness over raw.
 - run: grader/local.py's whole evaluation of a freshly drawn set with the
-  shipped tester, in a fresh grader process; wall time, tests, tests per
-  second and the grader's and the worker's peak memory.
-The measuring client runs on core 0 and the server on core 1, as local.py
-pins the worker and the grader.
+  shipped tester, in a fresh grader process: wall time, tests, tests per
+  second, and the grader's and the worker's peak resident memory (Linux).
+The measuring process runs on core 0 and the servers on core 1, as local.py
+pins the worker and the grader. Exit status 1 if a count is off.
 """
 
 import argparse
@@ -26,7 +31,6 @@ import importlib.util
 import json
 import multiprocessing
 import os
-import resource
 import socket
 import statistics
 import sys
@@ -38,18 +42,19 @@ import grade
 import instances
 import local
 import problem
-from arh_grader import Oracle
+from arh_grader import Oracle, canonical
 
 WORKER = os.path.join(grade.ROOT, "harness", "worker.py")
 REQUESTS = 5000          # timed round trips of each kind
 WARMUP = 200             # round trips made before timing starts
 INSTANCES = 500          # instances of the full run
 SEED = "bench"           # the full run's set is instances.draw(count, SEED)
+BLOCK = 250              # round trips of one kind before switching to the other
 N = 512                  # items of the instance the harness round trips test
-POOL = list(range(100, 250))             # a typical pool: 150 items
-DEFECTIVES = frozenset({200})            # so the pool's answer is positive
-REQUEST = json.dumps({"pool": POOL}, separators=(",", ":")).encode()   # 609 bytes
-REPLY = b'{"positive":true}'             # 17 bytes
+POOL_ITEMS = 50          # items of each round trip's pool: the shipped tester's mean
+                         # pool on the 500-instance set is 49 items (194 bytes)
+SECRET = (N, frozenset({N - 1}))         # that instance: item N - 1 is the defective
+REPLY = b'{"positive":true}'             # 17 bytes: every round trip's answer
 CLIENT_CORE, SERVER_CORE = 0, 1          # the worker's core and the grader's
 SPAWN = multiprocessing.get_context("spawn")
 
@@ -66,7 +71,7 @@ def in_child(function, *args):
         return pool.submit(function, *args).result()
 
 
-# ---- raw TCP ping-pong -----------------------------------------------------
+# ---- round trips: raw, floor and through the harness, side by side ---------
 
 def _recv_exactly(sock, buffer):
     view, got = memoryview(buffer), 0
@@ -78,95 +83,160 @@ def _recv_exactly(sock, buffer):
     return True
 
 
-def _echo(listener):
-    """Serve one connection: answer each REQUEST-sized message with REPLY."""
+def _serve_one(listener, request_bytes, answer):
+    """Serve one connection: answer each request_bytes-long message with
+    answer(message)."""
     conn, _ = listener.accept()
     with conn:
         conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        buffer = bytearray(len(REQUEST))
+        buffer = bytearray(request_bytes)
         while _recv_exactly(conn, buffer):
-            conn.sendall(REPLY)
+            conn.sendall(answer(buffer))
 
 
-def _raw_client(port, count):
-    local.pin(0, CLIENT_CORE)
-    reply = bytearray(len(REPLY))
-    times = []
-    with socket.create_connection(("127.0.0.1", port)) as sock:
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        for _ in range(count):
-            started = time.perf_counter_ns()
-            sock.sendall(REQUEST)
-            if not _recv_exactly(sock, reply) or reply != REPLY:
-                raise RuntimeError("the echo server answered %r" % bytes(reply))
-            times.append(time.perf_counter_ns() - started)
-    return times
+def _raw_answer(message):
+    return REPLY
 
 
-def measure_raw(*, requests=REQUESTS, warmup=WARMUP):
-    """Round trips of a raw socket between a child on CLIENT_CORE and a
-    thread of this process: (median, p95) in microseconds."""
-    with socket.create_server(("127.0.0.1", 0)) as listener:
-        server = threading.Thread(target=_echo, args=(listener,), daemon=True)
-        server.start()
-        times = in_child(_raw_client, listener.getsockname()[1], warmup + requests)
-        server.join(timeout=5)
-    return percentiles(times[warmup:])
+def _floor_answer(message):
+    """What any oracle does with a test, HTTP and bookkeeping aside: parse,
+    check and answer it, and keep its canonical bytes."""
+    query = json.loads(message.decode("utf-8"))
+    problem.check_query(SECRET, query)
+    canonical(query)
+    return canonical(problem.answer_query(SECRET, query))
 
 
-# ---- through the worker's test and the oracle --------------------------------
-
-def _harness_client(url, token, count):
-    local.pin(0, CLIENT_CORE)
+def load_worker():
+    """harness/worker.py as a module (it runs nothing when imported)."""
     spec = importlib.util.spec_from_file_location("bench_worker", WORKER)
-    worker = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(worker)
-    oracle = worker.Oracle(url, token)
-    times = []
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _connect(port):
+    sock = socket.create_connection(("127.0.0.1", port))
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    return sock
+
+
+def _client(raw_port, floor_port, url, token, pool, requests, warmup):
+    """The measuring process, on CLIENT_CORE: blocks of raw round trips, of
+    floor ones and of harness/worker.py's Oracle.test, in turn, so that all
+    three meet the same machine. ({kind: times in ns}, tests made)."""
+    local.pin(0, CLIENT_CORE)
+    request = json.dumps({"pool": pool}, separators=(",", ":")).encode()
+    reply = bytearray(len(REPLY))
+    oracle = load_worker().Oracle(url, token)
+    raw_sock, floor_sock = _connect(raw_port), _connect(floor_port)
+
+    def raw():
+        raw_sock.sendall(request)
+        if not _recv_exactly(raw_sock, reply) or reply != REPLY:
+            raise RuntimeError("the echo server answered %r" % bytes(reply))
+
+    def floor():            # the JSON a client writes and reads, over a raw socket
+        floor_sock.sendall(json.dumps({"pool": pool}, separators=(",", ":")).encode())
+        if not _recv_exactly(floor_sock, reply) or json.loads(reply)["positive"] is not True:
+            raise RuntimeError("the floor server answered %r" % bytes(reply))
+
+    def harness():
+        positive = oracle.test(pool)
+        if positive is not True:
+            raise RuntimeError("the oracle answered %r" % (positive,))
+
+    kinds = {"raw": raw, "floor": floor, "harness": harness}
+    times = {kind: [] for kind in kinds}
     try:
-        for _ in range(count):
-            started = time.perf_counter_ns()
-            positive = oracle.test(POOL)
-            times.append(time.perf_counter_ns() - started)
-            if positive is not True:
-                raise RuntimeError("the oracle answered %r" % (positive,))
+        for once in kinds.values():
+            for _ in range(warmup):
+                once()
+        for start in range(0, requests, BLOCK):
+            for kind, once in kinds.items():
+                for _ in range(min(BLOCK, requests - start)):
+                    started = time.perf_counter_ns()
+                    once()
+                    times[kind].append(time.perf_counter_ns() - started)
     finally:
+        raw_sock.close()
+        floor_sock.close()
         oracle.close()
-    return times
+    return times, warmup + len(times["harness"])
 
 
-def measure_harness(*, requests=REQUESTS, warmup=WARMUP):
-    """Round trips of harness/worker.py's Oracle.test in a child on
-    CLIENT_CORE against the real oracle served by this process:
-    (median, p95 in microseconds, tests made, tests the oracle counted)."""
+def measure_rtt(*, requests=REQUESTS, warmup=WARMUP, pool_items=POOL_ITEMS):
+    """Round trips from a child process on CLIENT_CORE to servers of this
+    process (the raw echo, the floor's JSON server, the real oracle): a
+    dict of medians and 95th percentiles in microseconds, the ratios, and
+    the tests the harness made and the oracle counted."""
+    pool = list(range(N - pool_items, N))         # three-digit items, N - 1 among them
+    request_bytes = len(json.dumps({"pool": pool}, separators=(",", ":")))
     oracle = Oracle(check=problem.check_query, answer=problem.answer_query).start()
     try:
-        token = oracle.open((N, DEFECTIVES), cap=warmup + requests,
-                            max_body=problem.max_body(N))
-        times = in_child(_harness_client, oracle.url, token, warmup + requests)
-        session = oracle.close(token)
+        with socket.create_server(("127.0.0.1", 0)) as raw_listener, \
+                socket.create_server(("127.0.0.1", 0)) as floor_listener:
+            servers = [threading.Thread(target=_serve_one, daemon=True,
+                                        args=(listener, request_bytes, answer))
+                       for listener, answer in ((raw_listener, _raw_answer),
+                                                (floor_listener, _floor_answer))]
+            for server in servers:
+                server.start()
+            token = oracle.open(SECRET, cap=warmup + requests, max_body=problem.max_body(N))
+            times, made = in_child(_client, raw_listener.getsockname()[1],
+                                   floor_listener.getsockname()[1], oracle.url, token,
+                                   pool, requests, warmup)
+            counted = oracle.close(token).tests
+            for server in servers:
+                server.join(timeout=5)
     finally:
         oracle.stop()
-    return (*percentiles(times[warmup:]), len(times), session.tests)
+    figures = {"pool_items": pool_items, "request_bytes": request_bytes,
+               "reply_bytes": len(REPLY), "requests": requests}
+    for kind in ("raw", "floor", "harness"):
+        figures["%s_rtt_median_us" % kind], figures["%s_rtt_p95_us" % kind] = \
+            percentiles(times[kind])
+    figures.update(
+        rtt_ratio=figures["harness_rtt_median_us"] / figures["raw_rtt_median_us"],
+        rtt_ratio_p95=figures["harness_rtt_p95_us"] / figures["raw_rtt_p95_us"],
+        floor_ratio=figures["floor_rtt_median_us"] / figures["raw_rtt_median_us"],
+        harness_over_floor_us=figures["harness_rtt_median_us"]
+        - figures["floor_rtt_median_us"],
+        harness_tests_made=made, harness_tests_counted=counted,
+        harness_counted_match=made == counted)
+    return figures
 
 
 # ---- a whole evaluation ------------------------------------------------------
 
-def _peak_mib(who):
-    return resource.getrusage(who).ru_maxrss / 1024.0     # KiB on Linux
+def _peak_mib(pid):
+    """The peak resident memory of a live process, in MiB (Linux's VmHWM;
+    ru_maxrss would count the parent's memory a child had before its exec)."""
+    with open("/proc/%s/status" % pid, encoding="ascii") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024.0       # kB
+    raise RuntimeError("no VmHWM in /proc/%s/status" % pid)
 
 
 def _run_local(items_path, out):
-    """In a fresh process: grader/local.py's main on the set, the shipped
-    tester; (wall seconds, grader peak MiB, worker peak MiB)."""
+    """In a fresh process: grader/local.py's main on the set with the
+    shipped tester; (wall seconds, grader peak MiB, worker peak MiB)."""
+    worker_peaks, stop_worker = [], local.stop_worker
+
+    def measure_and_stop(proc):            # this process runs nothing else
+        worker_peaks.append(_peak_mib(proc.pid))
+        stop_worker(proc)
+
+    local.stop_worker = measure_and_stop
     started = time.perf_counter()
     with contextlib.redirect_stdout(sys.stderr):
         status = local.main(["--items", items_path, "--out", out])
     wall = time.perf_counter() - started
-    if status != 0:
-        raise RuntimeError("local.py exited with status %d" % status)
-    # the worker is the one child this process has reaped
-    return wall, _peak_mib(resource.RUSAGE_SELF), _peak_mib(resource.RUSAGE_CHILDREN)
+    if status != 0 or len(worker_peaks) != 1:
+        raise RuntimeError("local.py exited with status %d after %d worker(s)"
+                           % (status, len(worker_peaks)))
+    return wall, _peak_mib("self"), worker_peaks[0]
 
 
 def measure_run(*, count=INSTANCES, seed=SEED):
@@ -203,22 +273,18 @@ def main(argv=None):
     parser.add_argument("--instances", type=int, default=INSTANCES,
                         help="instances of the full run (default %d; 0 skips it)"
                         % INSTANCES)
+    parser.add_argument("--pool-items", type=int, default=POOL_ITEMS,
+                        help="items of the pool each round trip sends (default %d)"
+                        % POOL_ITEMS)
     args = parser.parse_args(argv)
-    if args.requests < 1 or args.instances < 0:
-        parser.error("--requests must be at least 1 and --instances at least 0")
+    if args.requests < 1 or args.instances < 0 or not 1 <= args.pool_items <= N:
+        parser.error("--requests must be at least 1, --instances at least 0 and "
+                     "--pool-items in 1..%d" % N)
     local.pin(0, SERVER_CORE)
-    warmup = min(WARMUP, args.requests)
-    figures = {"requests": args.requests, "request_bytes": len(REQUEST),
-               "reply_bytes": len(REPLY)}
-    sys.stderr.write("bench: raw ping-pong, %d round trips\n" % args.requests)
-    raw = measure_raw(requests=args.requests, warmup=warmup)
-    sys.stderr.write("bench: worker and oracle, %d round trips\n" % args.requests)
-    *harness, made, counted = measure_harness(requests=args.requests, warmup=warmup)
-    figures.update(raw_rtt_median_us=raw[0], raw_rtt_p95_us=raw[1],
-                   harness_rtt_median_us=harness[0], harness_rtt_p95_us=harness[1],
-                   rtt_ratio=harness[0] / raw[0], rtt_ratio_p95=harness[1] / raw[1],
-                   harness_tests_made=made, harness_tests_counted=counted,
-                   harness_counted_match=made == counted)
+    sys.stderr.write("bench: %d round trips of each kind: raw, floor, harness\n"
+                     % args.requests)
+    figures = measure_rtt(requests=args.requests, warmup=min(WARMUP, args.requests),
+                          pool_items=args.pool_items)
     if args.instances:
         sys.stderr.write("bench: local.py on %d instances\n" % args.instances)
         figures.update(measure_run(count=args.instances))

@@ -4,6 +4,7 @@ the grader as two processes on loopback, as the platform runs them.
     python3 grader/local.py                      # the public sample
     python3 grader/local.py --limit 5 --instance-timeout 30
     python3 grader/local.py --tester grader/calibration.py --items set.jsonl
+    python3 grader/local.py --repeat 2 --transcripts /tmp/t   # deterministic?
 
 Progress goes to stderr, the summary to stdout as `key: value` lines, the
 result to result/result.json. Exit status: 0 for a valid run, 1 for an
@@ -11,9 +12,16 @@ invalid one (the tester's fault: its kind and instance are printed), 2 when
 the set or the grader failed. The worker runs on core 0 and this process on
 core 1 where the machine has two; the worker and anything it started are
 killed when the run ends, however it ends.
+
+With --repeat N the evaluation runs N times, each with a fresh worker, and
+the last line says "deterministic: N runs, identical transcripts" or names
+the first instance whose transcripts differ ("nondeterministic: instance I
+(transcripts differ between runs 1 and K)", exit status 1); with
+--transcripts DIR as well, run K's transcripts go to DIR/run-K to compare.
 """
 
 import argparse
+import itertools
 import os
 import queue
 import signal
@@ -56,12 +64,13 @@ def start_worker(*, oracle_url, tester, timeout):
     lines = queue.Queue()
 
     def forward():
-        for raw in proc.stderr:
-            line = raw.decode("utf-8", "replace")
-            if line.startswith(LISTENING):
-                lines.put(line[len(LISTENING):].strip())
-            else:
-                sys.stderr.write(line)
+        with proc.stderr:
+            for raw in proc.stderr:
+                line = raw.decode("utf-8", "replace")
+                if line.startswith(LISTENING):
+                    lines.put(line[len(LISTENING):].strip())
+                else:
+                    sys.stderr.write(line)
         lines.put(None)
 
     threading.Thread(target=forward, daemon=True).start()
@@ -77,7 +86,10 @@ def start_worker(*, oracle_url, tester, timeout):
 
 
 def stop_worker(proc):
-    """Kill the worker's whole process group and reap it."""
+    """Kill the worker's whole process group and reap it: SIGTERM, then
+    SIGKILL for whatever of the group is left (a tester's child that ignores
+    SIGTERM). The worker's stderr is closed by the thread reading it, at its
+    end: a process that left the group may hold it open."""
     for sig, wait in ((signal.SIGTERM, 2.0), (signal.SIGKILL, 5.0)):
         try:
             os.killpg(proc.pid, sig)
@@ -85,11 +97,8 @@ def stop_worker(proc):
             pass
         try:
             proc.wait(timeout=wait)
-            break
         except subprocess.TimeoutExpired:
-            continue
-    if proc.stderr:
-        proc.stderr.close()
+            pass
 
 
 def evaluate_local(items, *, tester, settings, transcripts=None, progress=None):
@@ -116,6 +125,17 @@ def evaluate_local(items, *, tester, settings, transcripts=None, progress=None):
         oracle.stop()
 
 
+def first_difference(runs):
+    """(instance index, run number) of the first transcript that differs
+    from run 1's, earliest instance first; None if all are identical."""
+    for entries in itertools.zip_longest(*(run["items"] for run in runs)):
+        for k, entry in enumerate(entries[1:], 2):
+            if entry is None or entries[0] is None or \
+                    entry["transcript"] != entries[0]["transcript"]:
+                return (entries[0] or entry)["index"], k
+    return None
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     grade.add_common_options(parser)
@@ -123,14 +143,30 @@ def main(argv=None):
                         help="folder for result.json (default: result/)")
     parser.add_argument("--tester", default=TESTER,
                         help="the tester file the worker imports (default: src/tester.py)")
+    parser.add_argument("--start-timeout", type=float, metavar="SECONDS",
+                        help="how long the worker may take to start (default: "
+                             "autoresearch.toml)")
+    parser.add_argument("--repeat", type=int, default=1, metavar="N",
+                        help="run N times with fresh workers and compare the transcripts")
     args = parser.parse_args(argv)
+    if args.repeat < 1:
+        parser.error("--repeat must be at least 1, got %d" % args.repeat)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     pin(0, 1)
 
+    runs = []
+
     def evaluate_with(items, settings):
-        return evaluate_local(items, tester=args.tester, settings=settings,
-                              transcripts=args.transcripts,
-                              progress=grade.progress_printer(len(items)))
+        if args.start_timeout is not None:
+            settings["worker_start_timeout_s"] = args.start_timeout
+        for k in range(1, args.repeat + 1):
+            folder = args.transcripts
+            if folder and args.repeat > 1:
+                folder = os.path.join(folder, "run-%d" % k)
+            runs.append(evaluate_local(items, tester=args.tester, settings=dict(settings),
+                                       transcripts=folder,
+                                       progress=grade.progress_printer(len(items))))
+        return runs[0]
 
     try:
         result, path = grade.run(args, evaluate_with=evaluate_with)
@@ -139,6 +175,13 @@ def main(argv=None):
         return 130
     print("\n".join(grade.summary_lines(result)))
     print("result: %s" % path)
+    if args.repeat > 1 and len(runs) == args.repeat:
+        differ = first_difference(runs)
+        if differ is not None:
+            print("nondeterministic: instance %d (transcripts differ between runs 1 and %d)"
+                  % differ)
+            return 1
+        print("deterministic: %d runs, identical transcripts" % args.repeat)
     if result["status"] == "valid":
         return 0
     return 2 if grade.exit_status(result) else 1

@@ -7,18 +7,22 @@ GET /health answers 200 once the worker listens. POST /solve takes
 {"answer": ...}; each call of test is one POST to AR_ORACLE_URL with the
 token in an Authorization header, over one kept-alive connection. A tester
 that raises (or failed to import) gets 500 {"error": <end of traceback>}; an
-answer that is not JSON gets 422. This file is frozen: agents edit src/ only.
+answer that is not JSON gets 422. A malformed request gets a 4xx whose
+{"error"} names the bad value (a /solve body holds at most what n <= 512
+needs), and the worker keeps serving. This file is frozen: agents edit src/
+only.
 
 Settings come from the environment: AR_ORACLE_URL, AR_WORKER_HOST (default
 0.0.0.0), AR_WORKER_PORT (default 8080; 0 picks a free port), AR_TESTER (the
 tester's file, default src/tester.py beside harness/).
 """
 
-import http.client
 import http.server
 import importlib.util
 import json
 import os
+import reprlib
+import socket
 import sys
 import threading
 import traceback
@@ -27,7 +31,11 @@ import urllib.parse
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_TESTER = os.path.join(HERE, os.pardir, "src", "tester.py")
 TRACE_CHARS = 2000       # characters of a traceback's end sent to the grader
+MAX_N = 512              # items an instance has at most
+MAX_SOLVE_BODY = 256 + 32 * MAX_N   # bytes of a /solve body at most: a token, n priors
+REQUEST_TIMEOUT = 60.0   # seconds a connection may take to send each part of a request
 ORACLE_TIMEOUT = 120.0   # seconds to wait for one oracle reply
+MAX_LINE = 65536         # bytes of a line of the oracle's reply read at most
 
 
 class OracleError(Exception):
@@ -55,15 +63,21 @@ def tail(text):
 
 
 class Oracle:
-    """One instance's connection to the oracle; `test` is what find gets."""
+    """One instance's connection to the oracle; `test` is what find gets.
+
+    HTTP/1.1 written and read by hand over one kept-alive socket: http.client
+    costs more per test than the loopback round trip itself. A reply with
+    "Connection: close" closes the socket; the next test opens another."""
 
     def __init__(self, url, token):
         parts = urllib.parse.urlsplit(url)
-        self.path = parts.path or "/"
-        self.conn = http.client.HTTPConnection(parts.hostname, parts.port or 80,
-                                               timeout=ORACLE_TIMEOUT)
+        self.address = (parts.hostname, parts.port or 80)
         self.headers = {"Authorization": "Bearer " + token,
                         "Content-Type": "application/json"}
+        self.head = ("POST %s HTTP/1.1\r\nHost: %s\r\n%sContent-Length: " % (
+            parts.path or "/", parts.netloc,
+            "".join("%s: %s\r\n" % item for item in self.headers.items()))).encode("latin-1")
+        self.sock = self.reader = None
         self.lock = threading.Lock()      # find may test from several threads
 
     def test(self, pool):
@@ -71,27 +85,120 @@ class Oracle:
         the oracle refuses the test, TypeError when pool is not JSON."""
         body = json.dumps({"pool": pool}, separators=(",", ":")).encode()
         with self.lock:
-            self.conn.request("POST", self.path, body, self.headers)
-            response = self.conn.getresponse()
-            data = response.read()
-        if response.status == 200:
+            status, data = self.exchange(b"%s%d\r\n\r\n%s" % (self.head, len(body), body))
+        if status == 200:
             return json.loads(data)["positive"]
         try:
             message = json.loads(data)["error"]
         except (ValueError, KeyError, TypeError):
             message = data[:200]
-        raise OracleError("oracle answered %d: %s" % (response.status, message))
+        raise OracleError("oracle answered %d: %s" % (status, message))
+
+    def exchange(self, request):
+        """Send one request and read its reply: (status, body)."""
+        if self.sock is None:
+            self.sock = socket.create_connection(self.address, ORACLE_TIMEOUT)
+            self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            self.reader = self.sock.makefile("rb")
+        sock, reader = self.sock, self.reader
+        try:
+            sock.sendall(request)
+            status, length, close = read_reply_head(reader)
+            data = reader.read() if length is None else reader.read(length)
+            if length is not None and len(data) < length:
+                raise ConnectionError("the oracle's reply was cut short")
+        except BaseException:
+            self.close()
+            raise
+        if close or length is None:
+            self.close()
+        return status, data
 
     def close(self):
-        self.conn.close()
+        if self.sock is not None:
+            self.reader.close()
+            self.sock.close()
+            self.sock = self.reader = None
+
+
+def read_reply_head(reader):
+    """A reply's status line and headers: (status, its Content-Length or
+    None, whether the oracle closes the connection)."""
+    line = reader.readline(MAX_LINE)
+    if not line:
+        raise ConnectionError("the oracle closed the connection without a reply")
+    version, _, rest = line.partition(b" ")
+    if not version.startswith(b"HTTP/") or not rest[:3].isdigit():
+        raise ConnectionError("the oracle sent no HTTP reply: %r" % line[:80])
+    status, length, close = int(rest[:3]), None, version == b"HTTP/1.0"
+    while True:
+        line = reader.readline(MAX_LINE)
+        if line in (b"\r\n", b"\n"):
+            return status, length, close
+        if not line:
+            raise ConnectionError("the oracle closed the connection mid-reply")
+        name, _, value = line.partition(b":")
+        name = name.strip().lower()
+        if name == b"content-length":
+            length = int(value)
+        elif name == b"connection":
+            close = value.strip().lower() == b"close"
+
+
+class BadRequest(Exception):
+    """A request the worker refuses: its 4xx status and what is wrong."""
+
+    def __init__(self, status, message):
+        super().__init__(message)
+        self.status = status
+
+
+def shown(value):
+    """A short repr of a request's value, safe for any nesting, for messages."""
+    return reprlib.repr(value)
+
+
+def _reject(name):
+    raise ValueError("%s is not JSON" % name)
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     disable_nagle_algorithm = True
+    timeout = REQUEST_TIMEOUT
 
     def log_message(self, *args):
         pass
+
+    def send_error(self, code, message=None, explain=None):
+        """A request http.server could not parse: a 4xx with a JSON error."""
+        if self.command is None:        # the request line did not parse: answer in 1.1
+            self.request_version = self.protocol_version
+        body = json.dumps({"error": message or "bad request"},
+                          separators=(",", ":")).encode()
+        self.send_response(code if code < 500 else 405 if code == 501 else 400)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def parse_request(self):
+        if not str(self.raw_requestline, "iso-8859-1").split():   # else closed unanswered
+            self.command, self.requestline = None, ""
+            self.send_error(400, "the request line is empty")
+            return False
+        return super().parse_request()
+
+    def __getattr__(self, name):
+        if name.startswith("do_"):      # any method but GET and POST
+            return self.not_allowed
+        raise AttributeError(name)
+
+    def not_allowed(self):
+        self.close_connection = True
+        self.reply(405, {"error": "the worker takes GET /health and POST /solve, got %s"
+                         % shown(self.command)})
 
     def reply(self, code, obj):
         body = json.dumps(obj, separators=(",", ":")).encode()
@@ -109,18 +216,56 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def do_POST(self):
         if self.path != "/solve":
+            self.close_connection = True         # its body, if any, is not read
             return self.reply(404, {"error": "no such path: %r" % self.path[:80]})
         try:
-            request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-            token, n, priors = request["token"], request["n"], request["priors"]
-            if type(token) is not str or type(n) is not int or type(priors) is not list:
-                raise TypeError("token must be a string, n an integer, priors a list")
-        except Exception as e:
-            return self.reply(400, {"error": "bad request: %s: %s" % (type(e).__name__, e)})
+            token, n, priors = self.read_solve()
+        except BadRequest as e:
+            self.close_connection = True
+            return self.reply(e.status, {"error": "bad request: %s" % e})
         if self.server.tester is None:
             return self.reply(500, {"error": "src/tester.py failed to import:\n"
                                     + self.server.import_error})
         self.reply(*self.server.solve(token, n, priors))
+
+    def read_solve(self):
+        """Read and check a /solve body: (token, n, priors). BadRequest
+        names the bad value; the body is bounded by what n <= MAX_N needs."""
+        text = self.headers.get("Content-Length")
+        try:
+            length = int(text)
+        except (TypeError, ValueError):
+            raise BadRequest(411, "a Content-Length is required, got %s" % shown(text)) from None
+        if not 0 <= length <= MAX_SOLVE_BODY:
+            raise BadRequest(413, "body of %d bytes; at most %d" % (length, MAX_SOLVE_BODY))
+        try:
+            body = self.rfile.read(length)
+        except OSError:
+            raise BadRequest(408, "body not received within %.0f s" % REQUEST_TIMEOUT) from None
+        if len(body) < length:
+            raise BadRequest(400, "truncated body: %d of %d bytes" % (len(body), length))
+        try:
+            request = json.loads(body, parse_constant=_reject)
+        except (ValueError, RecursionError) as e:
+            raise BadRequest(400, "not JSON: %s" % e) from None
+        if type(request) is not dict or sorted(request) != ["n", "priors", "token"]:
+            raise BadRequest(400, "the body must be an object with exactly the keys token, "
+                             "n and priors, got %s" % shown(request))
+        token, n, priors = request["token"], request["n"], request["priors"]
+        if type(token) is not str or not 1 <= len(token) <= 256 or not all(
+                "!" <= c <= "~" for c in token):
+            raise BadRequest(400, "token must be a string of 1 to 256 visible ASCII "
+                             "characters, got %s" % shown(token))
+        if type(n) is not int or not 1 <= n <= MAX_N:
+            raise BadRequest(400, "n must be an integer in 1..%d, got %s" % (MAX_N, shown(n)))
+        if type(priors) is not list or len(priors) != n:
+            raise BadRequest(400, "priors must be a list of n = %d numbers, got %s"
+                             % (n, shown(priors)))
+        for p in priors:
+            if type(p) is not float or not 0.0 < p < 1.0:
+                raise BadRequest(400, "priors must be numbers strictly between 0 and 1, "
+                                 "got %s" % shown(p))
+        return token, n, priors
 
 
 class Worker(http.server.ThreadingHTTPServer):

@@ -1,0 +1,93 @@
+"""The harness's hot path: grader/bench.py's figures on small counts, and the
+worker's own HTTP client for the oracle against a live oracle."""
+
+import unittest
+
+import support
+import bench
+from support import problem
+
+KEYS = ("pool_items", "request_bytes", "reply_bytes", "requests",
+        "raw_rtt_median_us", "raw_rtt_p95_us", "floor_rtt_median_us", "floor_rtt_p95_us",
+        "harness_rtt_median_us", "harness_rtt_p95_us", "rtt_ratio", "rtt_ratio_p95",
+        "floor_ratio", "harness_tests_made", "harness_tests_counted",
+        "run_instances", "run_wall_s", "run_tests", "run_tests_per_s",
+        "run_query_bytes_per_test", "grader_peak_mib", "worker_peak_mib")
+
+
+class BenchTest(unittest.TestCase):
+    def test_the_command_prints_every_figure(self):
+        status, stdout, stderr = support.run_command(
+            self, "grader/bench.py", "--requests", "40", "--instances", "3", timeout=120)
+        self.assertEqual(status, 0, stderr)
+        lines = support.lines_of(stdout)
+        for key in KEYS:
+            with self.subTest(key=key):
+                self.assertGreater(float(lines[key]), 0)
+        self.assertIn("harness_over_floor_us", lines)
+        self.assertEqual(lines["harness_counted_match"], "true")
+        self.assertEqual(lines["tests_match_baseline"], "true")
+        self.assertEqual(lines["run_instances"], "3")
+        self.assertEqual(lines["harness_tests_made"], lines["harness_tests_counted"])
+
+    def test_the_oracle_counts_exactly_the_round_trips_made(self):
+        figures = bench.measure_rtt(requests=30, warmup=5, pool_items=10)
+        self.assertEqual(figures["harness_tests_made"], 35)
+        self.assertEqual(figures["harness_tests_counted"], 35)
+        self.assertTrue(figures["harness_counted_match"])
+        self.assertEqual(figures["request_bytes"], len('{"pool":[502,503,504,505,506,'
+                                                       '507,508,509,510,511]}'))
+        for kind in ("raw", "floor", "harness"):
+            self.assertGreater(figures["%s_rtt_median_us" % kind], 0)
+            self.assertGreaterEqual(figures["%s_rtt_p95_us" % kind],
+                                    figures["%s_rtt_median_us" % kind])
+
+
+class WorkerOracleClientTest(unittest.TestCase):
+    """harness/worker.py's Oracle: answers, refusals with their messages, and
+    a new connection after the oracle closes one."""
+
+    def setUp(self):
+        self.oracle = support.start_oracle(self)
+        self.worker = bench.load_worker()
+
+    def client(self, token):
+        client = self.worker.Oracle(self.oracle.url, token)
+        self.addCleanup(client.close)
+        return client
+
+    def test_answers_and_refusals(self):
+        token = self.oracle.open((64, frozenset({3, 40})), cap=6, max_body=problem.max_body(64))
+        client = self.client(token)
+        self.assertIs(client.test([0, 1, 2]), False)
+        self.assertIs(client.test([40, 63]), True)
+        with self.assertRaisesRegex(self.worker.OracleError,
+                                    r"^oracle answered 400: pool items must be distinct$"):
+            client.test([1, 1])
+        self.assertIsNotNone(client.sock)                   # a 400 keeps the connection
+        with self.assertRaisesRegex(TypeError, "not JSON serializable"):
+            client.test([object()])
+        self.assertIs(client.test([3]), True)
+        session = self.oracle.close(token)
+        self.assertEqual((session.tests, session.invalid), (4, 1))
+        with self.assertRaisesRegex(self.worker.OracleError, r"^oracle answered 403: unknown"):
+            client.test([3])
+        self.assertIsNone(client.sock)                      # closed as the oracle asked
+
+    def test_a_closed_connection_is_reopened_for_the_next_test(self):
+        token = self.oracle.open((64, frozenset({3})), cap=2, max_body=problem.max_body(64))
+        client = self.client(token)
+        self.assertIs(client.test([3]), True)
+        self.assertIs(client.test([4]), False)
+        for _ in range(3):                                  # each over the cap: 429, closed
+            with self.assertRaisesRegex(self.worker.OracleError,
+                                        r"^oracle answered 429: over the cap of 2 tests$"):
+                client.test([3])
+            self.assertIsNone(client.sock)
+        session = self.oracle.close(token)
+        self.assertEqual(session.tests, 5)
+        self.assertTrue(session.over_cap)
+
+
+if __name__ == "__main__":
+    unittest.main()

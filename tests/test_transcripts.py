@@ -1,0 +1,118 @@
+"""Transcripts and determinism: --transcripts DIR writes each instance's
+requests and answers as JSON Lines whose SHA-256 is the item's "transcript"
+digest, and --repeat N says whether a tester is deterministic and, if not,
+on which instance."""
+
+import hashlib
+import json
+import os
+import unittest
+
+import support
+import selfcheck
+from support import local
+
+LIMIT = 3      # instances a run grades
+
+# Makes one test more on instance 2 in every second run: runs 1 and 2 differ
+# there, and nowhere else. The runs are counted in a file beside the tester.
+SECOND_RUN_DIFFERS = """import os
+_RUNS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "runs")
+with open(_RUNS, "a") as _f:
+    _f.write("x")
+RUN = os.path.getsize(_RUNS)
+CALLS = []
+"""
+
+
+class TranscriptTest(unittest.TestCase):
+    def run_local(self, *args, tester=support.SHIPPED):
+        out = support.tmpdir(self)
+        status, stdout, stderr = support.run_command(
+            self, "grader/local.py", "--tester", tester, "--out", out, "--limit", str(LIMIT),
+            *args)
+        with open(os.path.join(out, "result.json")) as f:
+            return status, stdout, stderr, json.load(f)
+
+    def test_each_transcript_file_is_its_digest_and_canonical(self):
+        folder = support.tmpdir(self)
+        status, _, stderr, result = self.run_local("--transcripts", folder)
+        self.assertEqual(status, 0, stderr)
+        items = support.grade.load_set(support.SAMPLE)[:LIMIT]
+        self.assertEqual(sorted(os.listdir(folder)),
+                         ["instance-%04d.jsonl" % i for i in range(LIMIT)])
+        for entry, item in zip(result["items"], items):
+            with self.subTest(instance=entry["index"]):
+                blob = support.read_bytes(
+                    os.path.join(folder, "instance-%04d.jsonl" % entry["index"]))
+                self.assertEqual(hashlib.sha256(blob).hexdigest(), entry["transcript"])
+                lines = blob.splitlines(keepends=True)
+                self.assertEqual(len(lines), entry["tests"])
+                truth = set(item["defectives"])
+                for line in lines:
+                    record = json.loads(line)
+                    self.assertEqual(line, json.dumps(record, separators=(",", ":"),
+                                                      sort_keys=True).encode() + b"\n")
+                    self.assertEqual(sorted(record), ["a", "q", "s"])
+                    self.assertEqual(record["s"], 200)
+                    self.assertEqual(list(record["q"]), ["pool"])
+                    self.assertEqual(record["a"],
+                                     {"positive": not truth.isdisjoint(record["q"]["pool"])})
+
+    def test_the_digest_is_there_without_transcripts(self):
+        _, _, _, plain = self.run_local()
+        _, _, _, written = self.run_local("--transcripts", support.tmpdir(self))
+        self.assertEqual([e["transcript"] for e in plain["items"]],
+                         [e["transcript"] for e in written["items"]])
+        self.assertTrue(all(len(e["transcript"]) == 64 for e in plain["items"]))
+
+    def test_repeat_says_the_shipped_tester_is_deterministic(self):
+        status, stdout, stderr, result = self.run_local("--repeat", "2")
+        self.assertEqual(status, 0, stderr)
+        self.assertEqual(stdout.splitlines()[-1], "deterministic: 2 runs, identical transcripts")
+        self.assertEqual(result["status"], "valid")
+
+    def test_repeat_names_the_instance_of_a_nondeterministic_tester(self):
+        folder = support.tmpdir(self)
+        tester = os.path.join(folder, "tester.py")
+        with open(tester, "w", encoding="utf-8") as f:
+            f.write(selfcheck.counterfeit(
+                "CALLS.append(1)\n"
+                "if len(CALLS) == 3 and RUN % 2 == 0:\n"
+                "    test([0])\n"
+                "return d", SECOND_RUN_DIFFERS))
+        transcripts = support.tmpdir(self)
+        status, stdout, _, result = self.run_local("--repeat", "2", "--transcripts",
+                                                   transcripts, tester=tester)
+        self.assertEqual(status, 1)
+        self.assertEqual(stdout.splitlines()[-1],
+                         "nondeterministic: instance 2 (transcripts differ between runs 1 and 2)")
+        self.assertEqual(result["status"], "valid")
+        for index in range(LIMIT):
+            name = "instance-%04d.jsonl" % index
+            first, second = (support.read_bytes(os.path.join(transcripts, "run-%d" % k, name))
+                             for k in (1, 2))
+            with self.subTest(instance=index):
+                if index == 2:
+                    self.assertEqual(second.count(b"\n"), first.count(b"\n") + 1)
+                else:
+                    self.assertEqual(first, second)
+
+    def test_first_difference(self):
+        def run(*digests):
+            return {"items": [{"index": i, "transcript": d} for i, d in enumerate(digests)]}
+        cases = [
+            ([run("a", "b"), run("a", "b")], None),
+            ([run("a", "b"), run("a", "c")], (1, 2)),
+            ([run("a", "b"), run("a", "b"), run("x", "b")], (0, 3)),
+            ([run("a", "b"), run("a", "c"), run("x", "b")], (0, 3)),
+            ([run("a"), run("a", "b")], (1, 2)),                 # one run stopped early
+            ([run("a", "b"), run("a")], (1, 2)),
+        ]
+        for runs, expected in cases:
+            with self.subTest(runs=runs):
+                self.assertEqual(local.first_difference(runs), expected)
+
+
+if __name__ == "__main__":
+    unittest.main()
