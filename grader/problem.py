@@ -74,7 +74,7 @@ def check_query(secret, query):
 def answer_query(secret, query):
     """The oracle's answer to a checked query."""
     defectives = secret[1]
-    return {"positive": any(x in defectives for x in query["pool"])}
+    return {"positive": not defectives.isdisjoint(query["pool"])}
 
 
 def secret_of(instance):

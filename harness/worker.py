@@ -38,6 +38,9 @@ ORACLE_TIMEOUT = 120.0   # seconds to wait for one oracle reply
 MAX_LINE = 65536         # bytes of a line of the oracle's reply read at most
 
 
+_COMPACT = json.JSONEncoder(separators=(",", ":")).encode   # made once, not per test
+
+
 class OracleError(Exception):
     """The oracle refused a test: the message says why (an invalid pool,
     the cap, a closed session)."""
@@ -83,7 +86,7 @@ class Oracle:
     def test(self, pool):
         """True if any item of `pool` is defective. Raises OracleError when
         the oracle refuses the test, TypeError when pool is not JSON."""
-        body = json.dumps({"pool": pool}, separators=(",", ":")).encode()
+        body = _COMPACT({"pool": pool}).encode()
         with self.lock:
             status, data = self.exchange(b"%s%d\r\n\r\n%s" % (self.head, len(body), body))
         if status == 200:

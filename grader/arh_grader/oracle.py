@@ -222,8 +222,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         if len(body) < length:
             return 400, b"null", {"error": "truncated body"}, True
         try:
-            query = json.loads(body.decode("utf-8"), parse_constant=_no_constant,
-                               parse_float=_finite)
+            query = _DECODER.decode(body.decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError) as e:
             text = json.dumps(body.decode("utf-8", "replace"))
             return 400, text.encode("utf-8"), {"error": "not JSON: %s" % e}, False
@@ -248,6 +247,9 @@ def _finite(text):
     if not math.isfinite(value):
         raise ValueError("%s is out of a float's range" % text[:20])
     return value
+
+
+_DECODER = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite)   # made once
 
 
 class Oracle:

@@ -24,10 +24,13 @@ class Failure(Exception):
         return "%s: %s%s" % (self.kind, where, self.message)
 
 
+_CANONICAL = json.JSONEncoder(separators=(",", ":"), sort_keys=True, ensure_ascii=False,
+                              allow_nan=False)   # made once: json.dumps makes one a call
+
+
 def canonical(obj):
     """The canonical JSON bytes of `obj`: sorted keys, no spaces, UTF-8."""
-    return json.dumps(obj, separators=(",", ":"), sort_keys=True,
-                      ensure_ascii=False, allow_nan=False).encode("utf-8")
+    return _CANONICAL.encode(obj).encode("utf-8")
 
 
 def write_json(path, obj):
