@@ -7,7 +7,9 @@ the same worker and oracle as any tester:
 
     python3 grader/local.py --tester grader/calibration.py
 
-It imports nothing of the project, as a tester must not.
+It imports nothing of the project, as a tester must not. Its `split` on all
+items as one group is binary splitting itself: grader/problem.py counts the
+baseline with it.
 """
 
 MASS = 1.0   # the most summed prior a group may hold (an item alone may exceed it)

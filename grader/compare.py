@@ -40,6 +40,7 @@ import sys
 import threading
 import traceback
 
+import grade
 import instances
 import problem
 import sprt
@@ -140,15 +141,8 @@ def solve_one(find, instance):
         failure = Failure("no_answer", "find raised:\n" + text)
     else:
         failure, answer = as_sent(answer)
-    if oracle.over_cap:
-        return oracle, Failure("oracle_cap", "more than the cap of %d tests (2n + 64)"
-                               % oracle.cap)
-    if failure is None:
-        try:
-            problem.check_answer(answer, instance["defectives"], n)
-        except problem.AnswerError as e:
-            failure = Failure(e.kind, str(e))
-    return oracle, failure
+    return oracle, grade.judge(instance, answer, failure, over_cap=oracle.over_cap,
+                               cap=oracle.cap)
 
 
 def as_sent(answer):

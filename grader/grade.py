@@ -70,7 +70,7 @@ def solve_one(index, item, *, oracle, worker, timeout):
     n = item["n"]
     token = oracle.open(problem.secret_of(item), cap=problem.cap(n),
                         max_body=problem.max_body(n))
-    failure = None
+    answer = failure = None
     try:
         answer = worker.solve({"token": token, "n": n, "priors": item["priors"]},
                               timeout=timeout)
@@ -79,17 +79,25 @@ def solve_one(index, item, *, oracle, worker, timeout):
     session = oracle.close(token)
     if session.fault is not None:
         failure = Failure("grader_error", "the oracle failed: %s" % session.fault)
-    elif session.over_cap:
-        failure = Failure("oracle_cap", "more than the cap of %d tests (2n + 64)"
-                          % session.cap)
-    elif failure is None:
-        try:
-            problem.check_answer(answer, item["defectives"], n)
-        except problem.AnswerError as e:
-            failure = Failure(e.kind, str(e))
+    else:
+        failure = judge(item, answer, failure, over_cap=session.over_cap, cap=session.cap)
     if failure is not None:
         failure.index = index
     return session, failure
+
+
+def judge(item, answer, failure, *, over_cap, cap):
+    """An instance's verdict, the earliest event winning: over the cap (before
+    any answer), then the worker's `failure`, then the answer's check. None
+    when the instance passes."""
+    if over_cap:
+        return Failure("oracle_cap", "more than the cap of %d tests (2n + 64)" % cap)
+    if failure is None:
+        try:
+            problem.check_answer(answer, item["defectives"], item["n"])
+        except problem.AnswerError as e:
+            failure = Failure(e.kind, str(e))
+    return failure
 
 
 def item_entry(index, item, session):

@@ -8,6 +8,7 @@ oracle in arh_grader knows nothing of this module: grade.py hands it
 
 import math
 
+import calibration
 from arh_grader import QueryError
 
 N_MIN, N_MAX = 64, 512          # items an instance, inclusive
@@ -121,13 +122,9 @@ def _kind(value):
 # ---- the baseline ----------------------------------------------------------
 
 def baseline_tests(n, defectives):
-    """The tests binary splitting makes on an instance.
-
-    A frozen copy of the shipped src/tester.py, which agents edit: test all
-    unresolved items; if positive, halve to one defective (testing the first
-    half; a negative first half leaves the second positive, untested); drop
-    it and the items cleared on the way; repeat.
-    """
+    """The tests binary splitting makes on an instance: the calibration
+    tester's splitting on all n items as one group, a frozen copy of the
+    shipped src/tester.py, which agents edit (so editing src/ never moves it)."""
     truth = set(defectives)
     tests = 0
 
@@ -136,18 +133,7 @@ def baseline_tests(n, defectives):
         tests += 1
         return not truth.isdisjoint(pool)
 
-    unresolved = list(range(n))
-    while unresolved and test(unresolved):
-        pool, cleared = unresolved, set()
-        while len(pool) > 1:
-            half = pool[:len(pool) // 2]
-            if test(half):
-                pool = half
-            else:
-                cleared.update(half)
-                pool = pool[len(pool) // 2:]
-        cleared.add(pool[0])
-        unresolved = [i for i in unresolved if i not in cleared]
+    calibration.split(range(n), test)
     return tests
 
 
