@@ -1,5 +1,5 @@
-"""Hostile input: thousands of malformed requests against a live oracle and
-a live worker, over raw sockets.
+"""Hostile input to the oracle: thousands of malformed requests against a
+live oracle, over raw sockets (the worker's: test_hostile_worker.py).
 
 Every request must get the 4xx its fault calls for (an HTTP/0.9 request
 gets its HTTP/0.9 answer, a body without a status line), never a 5xx; the
@@ -18,7 +18,6 @@ import http.client
 import json
 import math
 import random
-import socket
 import sys
 import threading
 import time
@@ -26,141 +25,20 @@ import unittest
 
 import support
 from support import problem
-from arh_grader import WorkerClient, canonical
+from arh_grader import canonical
+from fuzz import (BAD_LENGTHS, BAD_VERSIONS, METHODS, PATHS, SOCKET_TIMEOUT, WORD_BYTES,
+                  Case, KeepAlive, exchange, histogram, request)
 
 SEED = "hostile-input"
 ORACLE_REQUESTS = 10_500       # fuzz requests sent to the oracle
-WORKER_REQUESTS = 1_500        # fuzz requests sent to the worker
 N = 100                        # items of the fuzzed session
 TRUTH = frozenset({7, 42, 99})  # its defectives
 SECRET = (N, TRUTH)
 MAX_BODY = problem.max_body(N)  # bytes
 SIDE_VALID, SIDE_INVALID = 300, 60   # tests of the session running beside the fuzz
 SIDE_PAUSE = 0.015             # seconds between two of its tests
-SOCKET_TIMEOUT = 10.0          # seconds any one exchange may take
 SLOW_IDLE = 0.5                # seconds: idle timeout of the oracle for slow clients
-DRIP = 0.1                     # seconds between the pieces of a slow but steady body
 BUDGET = 30.0                  # seconds the oracle fuzz may take (about 10 here)
-
-# One fuzz case: its kind; how it is sent ("keep": on the kept-alive connection,
-# "once": a connection of its own, "abort": the client closes first); its bytes;
-# the statuses it must get, in order (None: the client closed first); how many
-# requests the session counts, of them how many are 400; the pools answered 200.
-Case = collections.namedtuple("Case", "kind mode data expect counted invalid queries")
-
-
-# ---- wire helpers ----------------------------------------------------------
-
-def request(body=b"", *, token=None, method=b"POST", path=b"/", version=b"HTTP/1.1",
-            length=None, headers=()):
-    """The bytes of one request; `length` None: the body's true length,
-    False: no Content-Length header."""
-    lines = [b" ".join(x for x in (method, path, version) if x)]
-    if token is not None:
-        lines.append(b"Authorization: Bearer " + token)
-    if length is not False:
-        lines.append(b"Content-Length: " + (b"%d" % len(body) if length is None else length))
-    lines.extend(headers)
-    return b"\r\n".join(lines) + b"\r\n\r\n" + body
-
-
-def parse_replies(data):
-    """The statuses of the HTTP responses in `data`, in order, with their
-    bodies; a reply without a status line (HTTP/0.9) is status 0."""
-    replies = []
-    while data:
-        if not data.startswith(b"HTTP/"):
-            replies.append((0, data))
-            break
-        head, sep, rest = data.partition(b"\r\n\r\n")
-        if not sep:
-            replies.append((-1, data))          # cut short: fails any expectation
-            break
-        lines = head.split(b"\r\n")
-        length = 0
-        for line in lines[1:]:
-            key, _, value = line.partition(b":")
-            if key.strip().lower() == b"content-length":
-                length = int(value)
-        replies.append((int(lines[0].split()[1]), rest[:length]))
-        data = rest[length:]
-    return replies
-
-
-def exchange(port, data, mode="once", pieces=()):
-    """Send `data` on a new connection. "once": half-close, read to the end
-    and return the replies; "abort": close at once (the client closes
-    first) and return None; "slow": then send `pieces` (bytes, DRIP apart),
-    read without half-closing."""
-    sock = socket.create_connection(("127.0.0.1", port), timeout=SOCKET_TIMEOUT)
-    chunks, error = [], None
-    try:
-        try:
-            sock.sendall(data)
-            if mode == "abort":
-                return None
-            for piece in pieces:
-                time.sleep(DRIP)
-                sock.sendall(piece)
-            if mode == "once":
-                sock.shutdown(socket.SHUT_WR)
-        except OSError:
-            pass            # a server that answered early and closed: read its answer
-        while True:
-            chunk = sock.recv(1 << 16)
-            if not chunk:
-                break
-            chunks.append(chunk)
-    except OSError as e:
-        error = type(e).__name__       # a reset after the answer: the answer counts
-    finally:
-        sock.close()
-    return parse_replies(b"".join(chunks)) or ([(error, b"")] if error else [])
-
-
-class KeepAlive:
-    """One kept-alive connection; reconnects when the server closes it."""
-
-    def __init__(self, port):
-        self.port, self.sock, self.file = port, None, None
-
-    def send(self, data):
-        """Send one request; [(status, body)] of its answer."""
-        if self.sock is None:
-            self.sock = socket.create_connection(("127.0.0.1", self.port),
-                                                 timeout=SOCKET_TIMEOUT)
-            self.file = self.sock.makefile("rb")
-        self.sock.sendall(data)
-        while True:
-            line = self.file.readline()
-            if not line:
-                self.close()
-                return [("closed", b"")]
-            status = int(line.split()[1])
-            length, close = 0, False
-            while True:
-                header = self.file.readline()
-                if header in (b"\r\n", b""):
-                    break
-                key, _, value = header.partition(b":")
-                key = key.strip().lower()
-                if key == b"content-length":
-                    length = int(value)
-                elif key == b"connection":
-                    close = value.strip().lower() == b"close"
-            if status >= 200:
-                break
-        body = self.file.read(length)
-        if close:
-            self.close()
-        return [(status, body)]
-
-    def close(self):
-        if self.sock is not None:
-            self.file.close()
-            self.sock.close()
-        self.sock = self.file = None
-
 
 def _reject(name):
     raise ValueError(name)
@@ -202,19 +80,6 @@ BAD_JSON = [
     '{"pool": [1]}'.encode("utf-16"), b'{"pool": [0x1]}', b'{"pool": [01]}', b'{"pool": [.5]}',
     b'{"pool": [1]', b'"\\ud800"', b'{"pool": ["\\x"]}', b"\x00", b'{"pool":[1]}\x00',
 ]
-METHODS = [b"GET", b"PUT", b"DELETE", b"PATCH", b"OPTIONS", b"TRACE", b"HEAD", b"CONNECT",
-           b"post", b"Post", b"PRI", b"FOO", b"M" * 40]
-PATHS = [b"/x", b"/index.html", b"/?", b"/?pool=1", b"/%2F", b"*", b"http://127.0.0.1/",
-         b"/oracle", b"/..", b"/./", b"/\xff", b"/" + b"a" * 3000]
-BAD_VERSIONS = [b"HTTP/x", b"HTTP/1", b"HTTP/1.1.1", b"HTTP/a.b", b"FOO/1.1", b"http/1.1",
-                b"HTTP/2.0", b"HTTP/3.0", b"HTTP/9.9", b"HTTP/1.1x", b"HTTP/-1.1",
-                b"HTTP/" + b"1" * 12 + b".1"]
-BAD_LENGTHS = [b"abc", b"", b"1.5", b"0x10", b"1e3", b"5 5", b"\xb3", b"1" * 5000, b"--1",
-               b"five"]
-# bytes that are not whitespace to str.split() once decoded as ISO-8859-1
-WORD_BYTES = bytes(b for b in range(33, 256) if not chr(b).isspace())
-
-
 class OracleFuzz:
     """Draws the oracle's fuzz cases from a seeded generator."""
 
@@ -385,118 +250,7 @@ class OracleFuzz:
         return Case("abort_unknown", "abort", data[:rng.randrange(1, len(data))], None, 0, 0, [])
 
 
-# ---- the worker's fuzz cases -----------------------------------------------
-
-def solve_body(**change):
-    request_ = {"token": "a b c d e", "n": 3, "priors": [0.1, 0.2, 0.3]}
-    request_.update(change)
-    return json.dumps({k: v for k, v in request_.items() if v is not ...}).encode()
-
-
-BAD_SOLVES = [       # (body, words its error must hold)
-    (b"nope", "not JSON"), (b'{"token": "x", "n": NaN, "priors": []}', "NaN is not JSON"),
-    (b'{"token": "x", "n": 1, "priors": [Infinity]}', "Infinity is not JSON"),
-    (b'{"token": "x", "n": 1, "priors": [1e999]}', "got inf"),
-    (b"[]", "got []"), (b'"x"', "got 'x'"), (b"null", "got None"), (b"3", "got 3"),
-    (solve_body(token=...), "exactly the keys"), (solve_body(n=...), "exactly the keys"),
-    (solve_body(priors=...), "exactly the keys"), (solve_body(extra=1), "exactly the keys"),
-    (solve_body(token="abc", n=True), "got True"), (solve_body(token="abc", n=3.0), "got 3.0"),
-    (solve_body(token="abc", n="3"), "got '3'"), (solve_body(token="abc", n=0), "got 0"),
-    (solve_body(token="abc", n=-1), "got -1"), (solve_body(token="abc", n=513), "got 513"),
-    (solve_body(token="abc", n=None), "got None"), (solve_body(token="abc", n=10 ** 30), "got 1"),
-    (solve_body(token=3), "got 3"), (solve_body(token=None), "got None"),
-    (solve_body(token=""), "got ''"), (solve_body(token="a b"), "got 'a b'"),
-    (solve_body(token="x" * 300), "got 'xxx"), (solve_body(token=["x"]), "got ['x']"),
-    (solve_body(token="abc", priors={"0": 0.1}), "got {'0': 0.1}"),
-    (solve_body(token="abc", priors="0.1"), "got '0.1'"),
-    (solve_body(token="abc", priors=[0.1, 0.2]), "got [0.1, 0.2]"),
-    (solve_body(token="abc", priors=[0.1, True, 0.3]), "got True"),
-    (solve_body(token="abc", priors=[0.1, "0.2", 0.3]), "got '0.2'"),
-    (solve_body(token="abc", priors=[0.1, None, 0.3]), "got None"),
-    (solve_body(token="abc", priors=[0.1, -0.1, 0.3]), "got -0.1"),
-    (solve_body(token="abc", priors=[0.1, 1.5, 0.3]), "got 1.5"),
-    (solve_body(token="abc", priors=[0.1, [0.2], 0.3]), "got [0.2]"),
-    (solve_body(token="abc", priors=[0.1, 0.0, 0.3]), "got 0.0"),
-    (solve_body(token="abc", priors=[0.1, 1, 0.3]), "strictly between 0 and 1, got 1"),
-    (b"[" * 5000 + b"]" * 5000, "bad request: "),     # deep: not JSON, or not an object
-    (b'{"token": [' * 1200 + b"]}" * 1200, "bad request: "),
-]
-
-
-class WorkerFuzz:
-    """Draws the worker's fuzz cases: none of them may reach find."""
-
-    MAX = 256 + 32 * 512        # the worker's bound on a /solve body, in bytes
-
-    def __init__(self, rng):
-        self.rng = rng
-
-    def draw(self):
-        rng = self.rng
-        pick = rng.randrange(12)
-        if pick == 0:
-            return Case("health", "once", b"GET /health HTTP/1.1\r\n\r\n", (200,), 0, 0, [])
-        if pick == 1:
-            path = rng.choice([b"/", b"/solve", b"/healthz", b"/x?y", b"*"])
-            return Case("get_elsewhere", "once", b"GET %s HTTP/1.1\r\n\r\n" % path,
-                        (404,), 0, 0, [])
-        if pick == 2:
-            method = rng.choice([m for m in METHODS if m not in (b"GET",)])
-            return Case("wrong_method", "once", request(solve_body(), method=method,
-                                                        path=b"/solve"), (405,), 0, 0, [])
-        if pick == 3:
-            return Case("post_elsewhere", "once", request(solve_body(), path=rng.choice(PATHS)),
-                        (404,), 0, 0, [])
-        if pick == 4:
-            return Case("bad_version", "once", request(solve_body(), path=b"/solve",
-                                                       version=rng.choice(BAD_VERSIONS)),
-                        (400,), 0, 0, [])
-        if pick == 5:
-            line = rng.choice([b"\r\n", b"GARBAGE\r\n\r\n", b"A B C D\r\n\r\n", b"POST /solve\r\n",
-                               bytes(rng.choices(WORD_BYTES, k=20)) + b"\r\n\r\n"])
-            return Case("garbage_line", "once", line, (400,), 0, 0, [])
-        if pick == 6:
-            return Case("http_0_9", "once", b"GET /health\r\n", (0,), 0, 0, [])
-        if pick == 7:
-            flood = [b"X-%d: %d" % (i, i) for i in range(rng.randint(101, 200))]
-            return Case("header_flood", "once", request(solve_body(), path=b"/solve",
-                                                        headers=flood), (431,), 0, 0, [])
-        if pick == 8:
-            body = solve_body()
-            which = rng.randrange(5)
-            if which == 0:
-                data, status = request(body, path=b"/solve", length=False), 411
-            elif which == 1:
-                data, status = request(b"", path=b"/solve", length=rng.choice(BAD_LENGTHS)), 411
-            elif which == 2:
-                data, status = request(b"", path=b"/solve",
-                                       length=rng.choice([b"-1", b"%d" % (self.MAX + 1)])), 413
-            elif which == 3:
-                data, status = request(b" " * (self.MAX + 1), path=b"/solve"), 413
-            else:
-                data, status = request(body, path=b"/solve", length=b"%d" % (len(body) + 9)), 400
-            return Case("solve_length", "once", data, (status,), 0, 0, [])
-        if pick == 9:
-            body = bytearray(solve_body(priors=[rng.random() for _ in range(3)]))
-            for _ in range(rng.randint(1, 3)):
-                at = rng.randrange(len(body))
-                if rng.random() < 0.5:
-                    body[at] = rng.randrange(256)
-                else:
-                    del body[at]
-            return Case("solve_mutated", "once", request(bytes(body), path=b"/solve"),
-                        (400,), 0, 0, [])
-        body, words = rng.choice(BAD_SOLVES)
-        return Case("solve_invalid:" + words, "once", request(body, path=b"/solve"),
-                    (400,), 0, 0, [])
-
-
 # ---- the tests -------------------------------------------------------------
-
-def histogram(outcomes):
-    return dict(sorted(collections.Counter(str(s) for statuses in outcomes
-                                           for s in statuses).items()))
-
 
 class OracleFuzzTest(unittest.TestCase):
     def setUp(self):
@@ -690,49 +444,6 @@ class OracleEdgeTest(unittest.TestCase):
         session = self.oracle.close(self.token)
         self.assertEqual((session.tests, session.invalid, session.fault),
                          (len(cases), len(cases), None))
-
-
-class WorkerFuzzTest(unittest.TestCase):
-    def test_each_bad_solve_is_a_400_naming_its_fault(self):
-        oracle = support.start_oracle(self)
-        _, url = support.start_worker(self, oracle.url)
-        port = int(url.rsplit(":", 1)[1])
-        for body, words in BAD_SOLVES:
-            with self.subTest(body=body[:60]):
-                (status, reply), = exchange(port, request(body, path=b"/solve"))
-                self.assertEqual(status, 400)
-                self.assertIn(words, json.loads(reply)["error"])
-
-    def test_fuzz_answers_4xx_then_a_real_solve_works(self):
-        oracle = support.start_oracle(self)
-        _, url = support.start_worker(self, oracle.url)
-        port = int(url.rsplit(":", 1)[1])
-        fuzz = WorkerFuzz(random.Random(SEED + "/worker"))
-        started = time.monotonic()
-        outcomes, mismatches = [], []
-        for _ in range(WORKER_REQUESTS):
-            case = fuzz.draw()
-            replies = exchange(port, case.data, case.mode)
-            got = tuple(r[0] for r in replies)
-            outcomes.append(got)
-            if got != case.expect:
-                mismatches.append((case.kind, got, case.expect, case.data[:120]))
-            elif case.kind.startswith("solve_invalid:"):
-                words = case.kind.split(":", 1)[1]
-                if words not in json.loads(replies[0][1])["error"]:
-                    mismatches.append((case.kind, replies[0][1]))
-        seconds = time.monotonic() - started
-        print("\nhostile: worker: %d requests in %.1f s; statuses %s"
-              % (WORKER_REQUESTS, seconds, histogram(outcomes)), file=sys.stderr)
-        self.assertEqual(mismatches[:10], [])
-
-        item = support.grade.load_set(support.SAMPLE)[0]
-        token = oracle.open(problem.secret_of(item), cap=problem.cap(item["n"]),
-                            max_body=problem.max_body(item["n"]))
-        answer = WorkerClient(url).solve(
-            {"token": token, "n": item["n"], "priors": item["priors"]}, timeout=30)
-        self.assertEqual(answer, item["defectives"])
-        self.assertEqual(oracle.close(token).tests, item["baseline"])
 
 
 if __name__ == "__main__":

@@ -1,0 +1,149 @@
+"""Raw-socket tools for the hostile-input tests: request bytes, replies
+parsed from the wire, one exchange on a connection of its own or a kept-alive
+one, and the tables of malformed request parts both fuzzes draw from."""
+
+import collections
+import socket
+import time
+
+SOCKET_TIMEOUT = 10.0          # seconds any one exchange may take
+DRIP = 0.1                     # seconds between the pieces of a slow but steady body
+
+# One fuzz case: its kind; how it is sent ("keep": on the kept-alive connection,
+# "once": a connection of its own, "abort": the client closes first); its bytes;
+# the statuses it must get, in order (None: the client closed first); how many
+# requests the session counts, of them how many are 400; the pools answered 200.
+Case = collections.namedtuple("Case", "kind mode data expect counted invalid queries")
+
+
+# ---- wire helpers ----------------------------------------------------------
+
+def request(body=b"", *, token=None, method=b"POST", path=b"/", version=b"HTTP/1.1",
+            length=None, headers=()):
+    """The bytes of one request; `length` None: the body's true length,
+    False: no Content-Length header."""
+    lines = [b" ".join(x for x in (method, path, version) if x)]
+    if token is not None:
+        lines.append(b"Authorization: Bearer " + token)
+    if length is not False:
+        lines.append(b"Content-Length: " + (b"%d" % len(body) if length is None else length))
+    lines.extend(headers)
+    return b"\r\n".join(lines) + b"\r\n\r\n" + body
+
+
+def parse_replies(data):
+    """The statuses of the HTTP responses in `data`, in order, with their
+    bodies; a reply without a status line (HTTP/0.9) is status 0."""
+    replies = []
+    while data:
+        if not data.startswith(b"HTTP/"):
+            replies.append((0, data))
+            break
+        head, sep, rest = data.partition(b"\r\n\r\n")
+        if not sep:
+            replies.append((-1, data))          # cut short: fails any expectation
+            break
+        lines = head.split(b"\r\n")
+        length = 0
+        for line in lines[1:]:
+            key, _, value = line.partition(b":")
+            if key.strip().lower() == b"content-length":
+                length = int(value)
+        replies.append((int(lines[0].split()[1]), rest[:length]))
+        data = rest[length:]
+    return replies
+
+
+def exchange(port, data, mode="once", pieces=()):
+    """Send `data` on a new connection. "once": half-close, read to the end
+    and return the replies; "abort": close at once (the client closes
+    first) and return None; "slow": then send `pieces` (bytes, DRIP apart),
+    read without half-closing."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=SOCKET_TIMEOUT)
+    chunks, error = [], None
+    try:
+        try:
+            sock.sendall(data)
+            if mode == "abort":
+                return None
+            for piece in pieces:
+                time.sleep(DRIP)
+                sock.sendall(piece)
+            if mode == "once":
+                sock.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass            # a server that answered early and closed: read its answer
+        while True:
+            chunk = sock.recv(1 << 16)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    except OSError as e:
+        error = type(e).__name__       # a reset after the answer: the answer counts
+    finally:
+        sock.close()
+    return parse_replies(b"".join(chunks)) or ([(error, b"")] if error else [])
+
+
+class KeepAlive:
+    """One kept-alive connection; reconnects when the server closes it."""
+
+    def __init__(self, port):
+        self.port, self.sock, self.file = port, None, None
+
+    def send(self, data):
+        """Send one request; [(status, body)] of its answer."""
+        if self.sock is None:
+            self.sock = socket.create_connection(("127.0.0.1", self.port),
+                                                 timeout=SOCKET_TIMEOUT)
+            self.file = self.sock.makefile("rb")
+        self.sock.sendall(data)
+        while True:
+            line = self.file.readline()
+            if not line:
+                self.close()
+                return [("closed", b"")]
+            status = int(line.split()[1])
+            length, close = 0, False
+            while True:
+                header = self.file.readline()
+                if header in (b"\r\n", b""):
+                    break
+                key, _, value = header.partition(b":")
+                key = key.strip().lower()
+                if key == b"content-length":
+                    length = int(value)
+                elif key == b"connection":
+                    close = value.strip().lower() == b"close"
+            if status >= 200:
+                break
+        body = self.file.read(length)
+        if close:
+            self.close()
+        return [(status, body)]
+
+    def close(self):
+        if self.sock is not None:
+            self.file.close()
+            self.sock.close()
+        self.sock = self.file = None
+
+
+METHODS = [b"GET", b"PUT", b"DELETE", b"PATCH", b"OPTIONS", b"TRACE", b"HEAD", b"CONNECT",
+           b"post", b"Post", b"PRI", b"FOO", b"M" * 40]
+PATHS = [b"/x", b"/index.html", b"/?", b"/?pool=1", b"/%2F", b"*", b"http://127.0.0.1/",
+         b"/oracle", b"/..", b"/./", b"/\xff", b"/" + b"a" * 3000]
+BAD_VERSIONS = [b"HTTP/x", b"HTTP/1", b"HTTP/1.1.1", b"HTTP/a.b", b"FOO/1.1", b"http/1.1",
+                b"HTTP/2.0", b"HTTP/3.0", b"HTTP/9.9", b"HTTP/1.1x", b"HTTP/-1.1",
+                b"HTTP/" + b"1" * 12 + b".1"]
+BAD_LENGTHS = [b"abc", b"", b"1.5", b"0x10", b"1e3", b"5 5", b"\xb3", b"1" * 5000, b"--1",
+               b"five"]
+# bytes that are not whitespace to str.split() once decoded as ISO-8859-1
+WORD_BYTES = bytes(b for b in range(33, 256) if not chr(b).isspace())
+
+
+# ---- reporting ---------------------------------------------------------------
+
+def histogram(outcomes):
+    return dict(sorted(collections.Counter(str(s) for statuses in outcomes
+                                           for s in statuses).items()))
