@@ -192,7 +192,7 @@ def summary_lines(result):
     """`key: value` lines for the console."""
     lines = ["status: %s" % result["status"], "kind: %s" % (result["kind"] or "none")]
     if result["status"] != "valid":
-        lines.append("instance: %s" % result["index"])
+        lines.append("instance: %s" % ("none" if result["index"] is None else result["index"]))
         lines.append("message: %s" % result["message"].replace("\n", "\n    "))
         return lines
     for key in ("relative_tests", "information_floor", "entropy_bound", "tests",
@@ -249,11 +249,24 @@ def run(argv, *, evaluate_with):
     return result, path
 
 
+def positive(kind):
+    """An argparse type: a number of `kind` (int or float) above 0."""
+    def parse(text):
+        try:
+            value = kind(text)
+        except ValueError:
+            value = 0
+        if not value > 0:
+            raise argparse.ArgumentTypeError("must be a number above 0, got %r" % text)
+        return value
+    return parse
+
+
 def add_common_options(parser):
     parser.add_argument("--items", default=SAMPLE, help="instance set (JSON Lines)")
-    parser.add_argument("--instance-timeout", type=float, metavar="SECONDS",
+    parser.add_argument("--instance-timeout", type=positive(float), metavar="SECONDS",
                         help="per-instance deadline (default: autoresearch.toml)")
-    parser.add_argument("--limit", type=int, metavar="N", help="grade the first N only")
+    parser.add_argument("--limit", type=positive(int), metavar="N", help="grade the first N only")
     parser.add_argument("--transcripts", metavar="DIR",
                         help="write each instance's queries and answers here")
 

@@ -143,14 +143,12 @@ def main(argv=None):
                         help="folder for result.json (default: result/)")
     parser.add_argument("--tester", default=TESTER,
                         help="the tester file the worker imports (default: src/tester.py)")
-    parser.add_argument("--start-timeout", type=float, metavar="SECONDS",
+    parser.add_argument("--start-timeout", type=grade.positive(float), metavar="SECONDS",
                         help="how long the worker may take to start (default: "
                              "autoresearch.toml)")
-    parser.add_argument("--repeat", type=int, default=1, metavar="N",
+    parser.add_argument("--repeat", type=grade.positive(int), default=1, metavar="N",
                         help="run N times with fresh workers and compare the transcripts")
     args = parser.parse_args(argv)
-    if args.repeat < 1:
-        parser.error("--repeat must be at least 1, got %d" % args.repeat)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     pin(0, 1)
 

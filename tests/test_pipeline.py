@@ -73,6 +73,15 @@ class LocalRunTest(unittest.TestCase):
                 self.assertIn(words, result["message"])
                 self.assertEqual(out["kind"], "invalid_set")
 
+    def test_bad_options_are_refused_naming_the_value(self):
+        for option, value in (("--limit", "0"), ("--limit", "x"), ("--repeat", "-2"),
+                              ("--instance-timeout", "nan"), ("--start-timeout", "0")):
+            with self.subTest(option=option, value=value):
+                status, out, err = support.run_command(self, "grader/local.py", option, value)
+                self.assertEqual((status, out), (2, ""))
+                self.assertIn("argument %s: must be a number above 0, got %r"
+                              % (option, value), err)
+
     def test_a_missing_set_file_is_invalid_set(self):
         status, out, _, blob = self.run_local("--items", "/nonexistent/items.jsonl")
         self.assertEqual((status, json.loads(blob)["kind"]), (2, "invalid_set"))
