@@ -19,6 +19,7 @@ import secrets
 import statistics
 import sys
 
+import grade
 import problem
 
 SAMPLE_SEED = "group-testing-sample"  # sample/items.jsonl is draw(40, SAMPLE_SEED)
@@ -100,8 +101,11 @@ def main(argv=None):
                         help="print FILE's statistics instead of drawing")
     args = parser.parse_args(argv)
     if args.stats:
-        with open(args.stats, encoding="utf-8") as f:
-            items = [json.loads(line) for line in f]
+        try:
+            items = grade.load_set(args.stats)
+        except grade.Failure as e:
+            sys.stderr.write("instances: %s\n" % e.message)
+            return 2
         print("set: %s" % args.stats)
         print("families_order: %s" % " / ".join(problem.FAMILIES))
         for key, value in stats(items).items():
@@ -113,9 +117,13 @@ def main(argv=None):
     text = "".join(dumps(draw_instance(seed, i)) for i in range(args.count))
     if args.out:
         tmp = args.out + ".tmp"
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, args.out)
+        try:
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(text)
+            os.replace(tmp, args.out)
+        except OSError as e:
+            sys.stderr.write("instances: cannot write %r: %s\n" % (args.out, e.strerror))
+            return 2
     else:
         sys.stdout.write(text)
     return 0

@@ -55,6 +55,17 @@ class InstancesTest(unittest.TestCase):
                 self.assertEqual(counts, [167, 167, 166])
                 self.assertTrue(all(problem.N_MIN <= i["n"] <= problem.N_MAX for i in items))
 
+    def test_bad_files_and_folders_are_named(self):
+        broken = support.write(self, "broken.jsonl", "{\n")
+        for args, words in ((["--stats", "/nonexistent.jsonl"], "cannot read /nonexistent.jsonl"),
+                            (["--stats", broken], "broken.jsonl line 1: "),
+                            (["--count", "2", "--out", "/nonexistent/x.jsonl"],
+                             "cannot write '/nonexistent/x.jsonl'")):
+            with self.subTest(args=args):
+                status, out, err = support.run_command(self, "grader/instances.py", *args)
+                self.assertEqual((status, out), (2, ""))
+                self.assertIn(words, err)
+
     def test_stats_command(self):
         status, out, _ = support.run_command(self, "grader/instances.py", "--stats",
                                              support.SAMPLE)
