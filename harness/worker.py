@@ -227,8 +227,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.close_connection = True
             return self.reply(e.status, {"error": "bad request: %s" % e})
         if self.server.tester is None:
-            return self.reply(500, {"error": "src/tester.py failed to import:\n"
-                                    + self.server.import_error})
+            return self.reply(500, {"error": "%s failed to import:\n%s" % (
+                self.server.tester_path, self.server.import_error)})
         self.reply(*self.server.solve(token, n, priors))
 
     def read_solve(self):
@@ -277,7 +277,8 @@ class Worker(http.server.ThreadingHTTPServer):
     def __init__(self, address, *, oracle_url, tester_path):
         super().__init__(address, Handler)
         self.oracle_url = oracle_url
-        self.tester, self.import_error = load_tester(tester_path)
+        self.tester_path = os.path.normpath(tester_path)
+        self.tester, self.import_error = load_tester(self.tester_path)
 
     def solve(self, token, n, priors):
         """Run find on one instance: (status, reply object)."""
