@@ -47,18 +47,21 @@ def pin(pid, core):
             pass
 
 
-def start_worker(*, oracle_url, tester, timeout):
+def start_worker(*, oracle_url, tester, timeout, quiet=False):
     """Start harness/worker.py on a free loopback port; (process, URL).
 
     The worker's stderr is forwarded to ours once it listens; its stdout
     (what the tester prints) goes to our stderr as well, keeping stdout for
-    the summary. Failure `no_answer` if it does not listen within `timeout`.
+    the summary. With `quiet` both are dropped: a failing tester's traceback
+    is in the result's message anyway. Failure `no_answer` if it does not
+    listen within `timeout`.
     """
     env = dict(os.environ, AR_ORACLE_URL=oracle_url, AR_WORKER_HOST="127.0.0.1",
                AR_WORKER_PORT="0", AR_TESTER=os.path.abspath(tester),
                PYTHONDONTWRITEBYTECODE="1")
     proc = subprocess.Popen([sys.executable, "-u", WORKER], env=env, stdin=subprocess.DEVNULL,
-                            stdout=sys.stderr.fileno(), stderr=subprocess.PIPE,
+                            stdout=subprocess.DEVNULL if quiet else sys.stderr.fileno(),
+                            stderr=subprocess.PIPE,
                             start_new_session=True)
     pin(proc.pid, 0)
     lines = queue.Queue()
@@ -69,7 +72,7 @@ def start_worker(*, oracle_url, tester, timeout):
                 line = raw.decode("utf-8", "replace")
                 if line.startswith(LISTENING):
                     lines.put(line[len(LISTENING):].strip())
-                else:
+                elif not quiet:
                     sys.stderr.write(line)
         lines.put(None)
 
@@ -101,7 +104,8 @@ def stop_worker(proc):
             pass
 
 
-def evaluate_local(items, *, tester, settings, transcripts=None, progress=None):
+def evaluate_local(items, *, tester, settings, transcripts=None, progress=None,
+                   quiet=False):
     """Grade `items` with `tester` through a fresh worker process and oracle;
     return the result dict. The worker is gone when this returns."""
     oracle = Oracle(check=problem.check_query, answer=problem.answer_query,
@@ -110,7 +114,7 @@ def evaluate_local(items, *, tester, settings, transcripts=None, progress=None):
     proc = None
     try:
         try:
-            proc, url = start_worker(oracle_url=oracle.url, tester=tester,
+            proc, url = start_worker(oracle_url=oracle.url, tester=tester, quiet=quiet,
                                      timeout=settings["worker_start_timeout_s"])
         except Failure as failure:
             return grade.summarize([], failure)

@@ -156,7 +156,8 @@ def run_case(name, expected, source, check, items, workdir):
         with open(os.path.join(folder, "items.jsonl"), "w", encoding="utf-8") as f:
             f.writelines(json.dumps(item) + "\n" for item in items)
     runs = 2 if expected == "nondeterministic" else 1
-    results = [local.evaluate_local(items, tester=tester, settings=dict(SETTINGS))
+    results = [local.evaluate_local(items, tester=tester, settings=dict(SETTINGS),
+                                    quiet=True)
                for _ in range(runs)]
     got = verdict(results[0])
     if runs == 2 and got == "valid":
