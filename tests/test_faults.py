@@ -141,11 +141,9 @@ class FaultTest(unittest.TestCase):
     def test_each_fault_ends_in_time_with_its_kind(self):
         for name, (source, options, kind, words) in FAULTS.items():
             with self.subTest(fault=name):
-                folder = support.tmpdir(self)
+                tester = support.write(self, "tester.py", source)
+                folder = os.path.dirname(tester)
                 self.addCleanup(kill_recorded, folder)
-                tester = os.path.join(folder, "tester.py")
-                with open(tester, "w", encoding="utf-8") as f:
-                    f.write(source)
                 out = os.path.join(folder, "out")
                 started = time.monotonic()
                 status, stdout, stderr = support.run_command(
@@ -172,10 +170,7 @@ class FaultTest(unittest.TestCase):
     def test_a_child_that_leaves_the_group_does_not_hold_the_run(self):
         """A child in a session of its own escapes the group kill (only the
         container's end stops it); the run still ends on time."""
-        folder = support.tmpdir(self)
-        tester = os.path.join(folder, "tester.py")
-        with open(tester, "w", encoding="utf-8") as f:
-            f.write(PIDS + """
+        tester = support.write(self, "tester.py", PIDS + """
 import subprocess, sys, time
 def find(n, priors, test):
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"],
@@ -183,6 +178,7 @@ def find(n, priors, test):
     record_pid(child.pid)
     time.sleep(3600)
 """)
+        folder = os.path.dirname(tester)
         self.addCleanup(kill_recorded, folder)
         started = time.monotonic()
         with open(os.path.join(folder, "output"), "wb") as output:   # not a pipe: the
@@ -231,18 +227,16 @@ class PrecedenceTest(unittest.TestCase):
     def test_tests_after_the_deadline_are_refused_so_no_cap(self):
         """The tester sleeps past its deadline, then makes 3n tests: each is
         refused (403), none counted, and the verdict stays timeout."""
-        folder = support.tmpdir(self)
-        tester = os.path.join(folder, "tester.py")
-        with open(tester, "w", encoding="utf-8") as f:
-            f.write(selfcheck.counterfeit(
-                "time.sleep(%r)\n"
-                "replies = []\n"
-                "for i in range(3 * n):\n"
-                "    try:\n        test([0])\n        replies.append('answered')\n"
-                "    except Exception as e:\n        replies.append(str(e)[:80])\n"
-                "with open(os.path.join(os.path.dirname(__file__), 'late'), 'w') as f:\n"
-                "    f.write('\\n'.join(replies))\n"
-                "return d" % (INSTANCE_TIMEOUT + 1.0)))
+        tester = support.write(self, "tester.py", selfcheck.counterfeit(
+            "time.sleep(%r)\n"
+            "replies = []\n"
+            "for i in range(3 * n):\n"
+            "    try:\n        test([0])\n        replies.append('answered')\n"
+            "    except Exception as e:\n        replies.append(str(e)[:80])\n"
+            "with open(os.path.join(os.path.dirname(__file__), 'late'), 'w') as f:\n"
+            "    f.write('\\n'.join(replies))\n"
+            "return d" % (INSTANCE_TIMEOUT + 1.0)))
+        folder = os.path.dirname(tester)
         oracle = support.start_oracle(self)
         _, url = support.start_worker(self, oracle.url, tester)
         item = grade.load_set(support.SAMPLE)[0]

@@ -73,14 +73,11 @@ class TranscriptTest(unittest.TestCase):
         self.assertEqual(result["status"], "valid")
 
     def test_repeat_names_the_instance_of_a_nondeterministic_tester(self):
-        folder = support.tmpdir(self)
-        tester = os.path.join(folder, "tester.py")
-        with open(tester, "w", encoding="utf-8") as f:
-            f.write(selfcheck.counterfeit(
-                "CALLS.append(1)\n"
-                "if len(CALLS) == 3 and RUN % 2 == 0:\n"
-                "    test([0])\n"
-                "return d", SECOND_RUN_DIFFERS))
+        tester = support.write(self, "tester.py", selfcheck.counterfeit(
+            "CALLS.append(1)\n"
+            "if len(CALLS) == 3 and RUN % 2 == 0:\n"
+            "    test([0])\n"
+            "return d", SECOND_RUN_DIFFERS))
         transcripts = support.tmpdir(self)
         status, stdout, _, result = self.run_local("--repeat", "2", "--transcripts",
                                                    transcripts, tester=tester)
