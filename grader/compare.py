@@ -44,7 +44,7 @@ import grade
 import instances
 import problem
 import sprt
-from arh_grader import Failure, QueryError
+from arh_grader import Failure, QueryError, write_json
 from arh_grader.client import MAX_RESPONSE
 
 ROLES = ("challenger", "incumbent")
@@ -293,7 +293,7 @@ def compare(data, record, finds, *, state, stream=sys.stderr):
             record.add(result)
             data["record"] = record.to_dict()
             data["next_comparison"] = record.comparisons + 1
-            sprt.save_json(state, data)
+            write_json(state, data)
             stream.write("comparison: %d instance: %d challenger: %d incumbent: %d "
                          "outcome: %s W/L/D: %s llr: %.3f bounds: %s\n"
                          % (number, number - 1, tests["challenger"], tests["incumbent"],

@@ -24,16 +24,14 @@ splitting, for one): alpha and beta too small and no challenger is ever
 accepted, too large and the incumbent is replaced on noise; a ceiling near
 the real draw rate of a good challenger rejects it.
 
-Besides the record, this module only reads and writes JSON: `save_json`
-writes atomically, so a reader sees the old file or the new one.
+Besides the record, this module only reads a saved one back (`load_json`);
+it is written with arh_grader.write_json, atomically.
 """
 
 import dataclasses
 import json
 import math
 import statistics
-
-from arh_grader import write_json as save_json   # atomic: temporary file, fsync, rename
 
 ALPHA = 0.05          # probability of accepting a challenger no better than the incumbent
 BETA = 0.05           # probability of rejecting one that wins 0.5 + DELTA of decisive comparisons

@@ -11,6 +11,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))   # also as tests.test_sprt
 import support  # noqa: E402  (puts grader/ on the path)
 import sprt  # noqa: E402
+from arh_grader import write_json  # noqa: E402
 
 SEEDS = range(100)
 WRONG_MAX = 10        # wrong decisions allowed of 100 (Binomial(100, 0.05) tops 5 often)
@@ -193,8 +194,8 @@ class PersistenceTest(unittest.TestCase):
         path = os.path.join(folder, "state.json")
         self.assertIsNone(sprt.load_json(path))
         record = run(3, win=0.6, loss=0.2)
-        sprt.save_json(path, {"record": record.to_dict()})
-        sprt.save_json(path, {"record": record.to_dict(), "again": True})
+        write_json(path, {"record": record.to_dict()})
+        write_json(path, {"record": record.to_dict(), "again": True})
         self.assertEqual(os.listdir(folder), ["state.json"])
         loaded = sprt.WinRecord.from_dict(record.settings, sprt.load_json(path)["record"])
         self.assertEqual(loaded.to_dict(), record.to_dict())
