@@ -136,8 +136,7 @@ PATHS = [b"/x", b"/index.html", b"/?", b"/?pool=1", b"/%2F", b"*", b"http://127.
 BAD_VERSIONS = [b"HTTP/x", b"HTTP/1", b"HTTP/1.1.1", b"HTTP/a.b", b"FOO/1.1", b"http/1.1",
                 b"HTTP/2.0", b"HTTP/3.0", b"HTTP/9.9", b"HTTP/1.1x", b"HTTP/-1.1",
                 b"HTTP/" + b"1" * 12 + b".1"]
-BAD_LENGTHS = [b"abc", b"", b"1.5", b"0x10", b"1e3", b"5 5", b"\xb3", b"1" * 5000, b"--1",
-               b"five"]
+BAD_LENGTHS = [b"abc", b"", b"1.5", b"0x10", b"1e3", b"5 5", b"\xb3", b"--1", b"five"]
 # bytes that are not whitespace to str.split() once decoded as ISO-8859-1
 WORD_BYTES = bytes(b for b in range(33, 256) if not chr(b).isspace())
 

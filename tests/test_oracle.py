@@ -2,11 +2,13 @@
 
 import http.client
 import json
+import socket
 import unittest
 
 import support
 from support import problem
 from arh_grader import QueryError, canonical
+from fuzz import exchange, request
 
 
 class OracleTest(unittest.TestCase):
@@ -120,6 +122,72 @@ class OtherProblemTest(unittest.TestCase):
         self.assertEqual(replies[1][1], {"answer": "yes"})
         session = oracle.close(token)
         self.assertEqual((session.tests, session.invalid), (3, 1))
+
+
+class HttpRulesTest(unittest.TestCase):
+    """The HTTP the oracle reads, request by request over raw sockets: the
+    statuses, whether each was counted, and the exact bytes of a reply."""
+
+    def setUp(self):
+        self.oracle = support.start_oracle(self)
+        self.token = self.oracle.open((64, frozenset({3})), cap=100, max_body=problem.max_body(64))
+
+    def test_the_exact_bytes_of_a_reply(self):
+        data = request(b'{"pool":[3]}', token=self.token.encode())
+        sock = socket.create_connection(("127.0.0.1", self.oracle.port), timeout=10)
+        self.addCleanup(sock.close)
+        sock.sendall(data)
+        want = (b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                b"Content-Length: 17\r\n\r\n{\"positive\":true}")
+        got = b""
+        while len(got) < len(want):
+            chunk = sock.recv(4096)
+            if not chunk:
+                break
+            got += chunk
+        self.assertEqual(got, want)
+
+    def test_each_rule(self):
+        token = self.token.encode()
+        body = b'{"pool":[1,3]}'
+        auth = b"Authorization: Bearer " + token
+        cases = [   # (what, request bytes, statuses, counted)
+            ("bare LF line ends", request(body, token=token).replace(b"\r\n", b"\n"),
+             (200,), 1),
+            ("HTTP/1.0", request(body, token=token, version=b"HTTP/1.0"), (200,), 1),
+            ("pipelined", request(body, token=token) * 3, (200, 200, 200), 3),
+            ("Expect: 100-continue", request(body, token=token,
+                                             headers=[b"Expect: 100-continue"]), (100, 200), 1),
+            ("Content-Length twice", request(body, token=token,
+                                             headers=[b"Content-Length: %d" % len(body)]),
+             (400,), 0),
+            ("Authorization twice", request(body, token=token, headers=[auth]), (400,), 0),
+            ("Transfer-Encoding too", request(body, token=token,
+                                              headers=[b"Transfer-Encoding: chunked"]),
+             (411,), 1),
+            ("a sign in Content-Length", request(body, token=token, length=b"+14"), (411,), 1),
+            ("space before the colon", request(body, headers=[auth.replace(b":", b" :")]),
+             (400,), 0),
+            ("a folded header", request(body, token=token, headers=[b"X: a", b" b"]), (400,), 0),
+            ("a control byte in a value", request(body, token=token, headers=[b"X: \x01"]),
+             (400,), 0),
+            ("HTTP/0.9", b"GET /\r\n", (400,), 0),
+            ("HTTP/2.0", request(body, token=token, version=b"HTTP/2.0"), (400,), 0),
+            ("a lowercase method", request(body, token=token, method=b"post"), (405,), 0),
+            ("101 header lines", request(body, token=token,
+                                         headers=[b"X-%d: 1" % i for i in range(99)]),
+             (431,), 0),
+            ("100 header lines", request(body, token=token,
+                                         headers=[b"X-%d: 1" % i for i in range(98)]), (200,), 1),
+        ]
+        counted = 0
+        for what, data, statuses, count in cases:
+            with self.subTest(what):
+                replies = exchange(self.oracle.port, data)
+                self.assertEqual(tuple(status for status, _ in replies), statuses)
+                counted += count
+        session = self.oracle.close(self.token)
+        self.assertEqual(session.tests, counted)
 
 
 if __name__ == "__main__":
