@@ -35,10 +35,12 @@ MAX_N = 512              # items an instance has at most
 MAX_SOLVE_BODY = 256 + 32 * MAX_N   # bytes of a /solve body at most: a token, n priors
 REQUEST_TIMEOUT = 60.0   # seconds a connection may take to send each part of a request
 ORACLE_TIMEOUT = 120.0   # seconds to wait for one oracle reply
-MAX_LINE = 65536         # bytes of a line of the oracle's reply read at most
+MAX_HEAD = 65536         # bytes of the head of the oracle's reply read at most
+RECV_BYTES = 65536       # bytes asked of the socket at a time
 
 
 _COMPACT = json.JSONEncoder(separators=(",", ":")).encode   # made once, not per test
+_ANSWERS = {b'{"positive":true}': True, b'{"positive":false}': False}   # the usual replies
 
 
 class OracleError(Exception):
@@ -80,7 +82,7 @@ class Oracle:
         self.head = ("POST %s HTTP/1.1\r\nHost: %s\r\n%sContent-Length: " % (
             parts.path or "/", parts.netloc,
             "".join("%s: %s\r\n" % item for item in self.headers.items()))).encode("latin-1")
-        self.sock = self.reader = None
+        self.sock = None
         self.lock = threading.Lock()      # find may test from several threads
 
     def test(self, pool):
@@ -90,7 +92,8 @@ class Oracle:
         with self.lock:
             status, data = self.exchange(b"%s%d\r\n\r\n%s" % (self.head, len(body), body))
         if status == 200:
-            return json.loads(data)["positive"]
+            known = _ANSWERS.get(data)
+            return json.loads(data)["positive"] if known is None else known
         try:
             message = json.loads(data)["error"]
         except (ValueError, KeyError, TypeError):
@@ -102,50 +105,61 @@ class Oracle:
         if self.sock is None:
             self.sock = socket.create_connection(self.address, ORACLE_TIMEOUT)
             self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            self.reader = self.sock.makefile("rb")
-        sock, reader = self.sock, self.reader
         try:
-            sock.sendall(request)
-            status, length, close = read_reply_head(reader)
-            data = reader.read() if length is None else reader.read(length)
-            if length is not None and len(data) < length:
-                raise ConnectionError("the oracle's reply was cut short")
+            self.sock.sendall(request)
+            status, data, close = read_reply(self.sock)
         except BaseException:
             self.close()
             raise
-        if close or length is None:
+        if close:
             self.close()
         return status, data
 
     def close(self):
         if self.sock is not None:
-            self.reader.close()
             self.sock.close()
-            self.sock = self.reader = None
+            self.sock = None
 
 
-def read_reply_head(reader):
-    """A reply's status line and headers: (status, its Content-Length or
-    None, whether the oracle closes the connection)."""
-    line = reader.readline(MAX_LINE)
-    if not line:
-        raise ConnectionError("the oracle closed the connection without a reply")
-    version, _, rest = line.partition(b" ")
-    if not version.startswith(b"HTTP/") or not rest[:3].isdigit():
-        raise ConnectionError("the oracle sent no HTTP reply: %r" % line[:80])
-    status, length, close = int(rest[:3]), None, version == b"HTTP/1.0"
+def read_reply(sock):
+    """Read one reply of the oracle: (status, body, whether it closes the
+    connection). ConnectionError when the reply is cut short or not HTTP."""
+    data = b""
     while True:
-        line = reader.readline(MAX_LINE)
-        if line in (b"\r\n", b"\n"):
-            return status, length, close
-        if not line:
-            raise ConnectionError("the oracle closed the connection mid-reply")
+        end = data.find(b"\r\n\r\n")
+        if end >= 0:
+            break
+        if len(data) > MAX_HEAD:
+            raise ConnectionError("the oracle's reply head is over %d bytes" % MAX_HEAD)
+        chunk = sock.recv(RECV_BYTES)
+        if not chunk:
+            raise ConnectionError("the oracle closed the connection %s"
+                                  % ("mid-reply" if data else "without a reply"))
+        data += chunk
+    lines = data[:end].split(b"\r\n")
+    version, _, rest = lines[0].partition(b" ")
+    if not version.startswith(b"HTTP/") or not rest[:3].isdigit():
+        raise ConnectionError("the oracle sent no HTTP reply: %r" % lines[0][:80])
+    status, length, close = int(rest[:3]), None, version == b"HTTP/1.0"
+    for line in lines[1:]:
         name, _, value = line.partition(b":")
         name = name.strip().lower()
         if name == b"content-length":
             length = int(value)
         elif name == b"connection":
             close = value.strip().lower() == b"close"
+    body = data[end + 4:]
+    while length is None or len(body) < length:
+        chunk = sock.recv(RECV_BYTES)
+        if not chunk:
+            if length is None:          # the body runs to the end of the connection
+                return status, body, True
+            raise ConnectionError("the oracle's reply was cut short")
+        body += chunk
+    if len(body) > length:
+        raise ConnectionError("the oracle sent %d bytes more than its reply"
+                              % (len(body) - length))
+    return status, body, close
 
 
 class BadRequest(Exception):
