@@ -11,7 +11,8 @@ from one run:
 - floor: the same ping-pong carrying the JSON work any oracle does, HTTP
   and bookkeeping aside: the client encodes the pool and decodes the
   answer; the server decodes, checks and answers it with problem.py's
-  rules and encodes the query and the answer canonically.
+  rules and encodes the answer canonically, and after the reply has left,
+  the query (as the oracle records it).
 - harness: the same pool through the real worker's Oracle.test
   (harness/worker.py) to the real counting oracle (arh_grader.Oracle),
   timed inside the measuring process; every test made must be counted.
@@ -85,26 +86,28 @@ def _recv_exactly(sock, buffer):
 
 def _serve_one(listener, request_bytes, answer):
     """Serve one connection: answer each request_bytes-long message with
-    answer(message)."""
+    the reply of answer(message), then call its second part, if any."""
     conn, _ = listener.accept()
     with conn:
         conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         buffer = bytearray(request_bytes)
         while _recv_exactly(conn, buffer):
-            conn.sendall(answer(buffer))
+            reply, after = answer(buffer)
+            conn.sendall(reply)
+            if after is not None:
+                after()
 
 
 def _raw_answer(message):
-    return REPLY
+    return REPLY, None
 
 
 def _floor_answer(message):
     """What any oracle does with a test, HTTP and bookkeeping aside: parse,
-    check and answer it, and keep its canonical bytes."""
+    check and answer it; once the reply has left, keep its canonical bytes."""
     query = json.loads(message.decode("utf-8"))
     problem.check_query(SECRET, query)
-    canonical(query)
-    return canonical(problem.answer_query(SECRET, query))
+    return problem.answer_query(SECRET, query), lambda: canonical(query)
 
 
 def load_worker():
@@ -126,7 +129,8 @@ def _client(raw_port, floor_port, url, token, pool, requests, warmup):
     floor ones and of harness/worker.py's Oracle.test, in turn, so that all
     three meet the same machine. ({kind: times in ns}, tests made)."""
     local.pin(0, CLIENT_CORE)
-    request = json.dumps({"pool": pool}, separators=(",", ":")).encode()
+    encode = json.JSONEncoder(separators=(",", ":")).encode     # made once, as the worker's
+    request = encode({"pool": pool}).encode()
     reply = bytearray(len(REPLY))
     oracle = load_worker().Oracle(url, token)
     raw_sock, floor_sock = _connect(raw_port), _connect(floor_port)
@@ -137,7 +141,7 @@ def _client(raw_port, floor_port, url, token, pool, requests, warmup):
             raise RuntimeError("the echo server answered %r" % bytes(reply))
 
     def floor():            # the JSON a client writes and reads, over a raw socket
-        floor_sock.sendall(json.dumps({"pool": pool}, separators=(",", ":")).encode())
+        floor_sock.sendall(encode({"pool": pool}).encode())
         if not _recv_exactly(floor_sock, reply) or json.loads(reply)["positive"] is not True:
             raise RuntimeError("the floor server answered %r" % bytes(reply))
 

@@ -9,7 +9,7 @@ oracle in arh_grader knows nothing of this module: grade.py hands it
 import math
 
 import calibration
-from arh_grader import QueryError
+from arh_grader import QueryError, canonical
 
 N_MIN, N_MAX = 64, 512          # items an instance, inclusive
 FAMILIES = ("uniform", "two-tier", "log-normal")
@@ -72,10 +72,18 @@ def check_query(secret, query):
         raise QueryError("pool items must be distinct")
 
 
+def is_positive(secret, query):
+    """Whether a checked query's pool holds a defective."""
+    return not secret[1].isdisjoint(query["pool"])
+
+
+_REPLIES = {True: canonical({"positive": True}), False: canonical({"positive": False})}
+
+
 def answer_query(secret, query):
-    """The oracle's answer to a checked query."""
-    defectives = secret[1]
-    return {"positive": not defectives.isdisjoint(query["pool"])}
+    """The oracle's answer to a checked query, {"positive": bool}, as its
+    canonical JSON: made once, not once a test."""
+    return _REPLIES[is_positive(secret, query)]
 
 
 def secret_of(instance):

@@ -153,7 +153,9 @@ class HttpRulesTest(unittest.TestCase):
         auth = b"Authorization: Bearer " + token
         cases = [   # (what, request bytes, statuses, counted)
             ("bare LF line ends", request(body, token=token).replace(b"\r\n", b"\n"),
-             (200,), 1),
+             (400,), 0),
+            ("a bare LF in the header lines",
+             request(body, token=token).replace(b"\r\nContent", b"\nContent"), (400,), 0),
             ("HTTP/1.0", request(body, token=token, version=b"HTTP/1.0"), (200,), 1),
             ("pipelined", request(body, token=token) * 3, (200, 200, 200), 3),
             ("Expect: 100-continue", request(body, token=token,

@@ -28,7 +28,8 @@ class QueryTest(unittest.TestCase):
             with self.subTest(pool=pool):
                 query = {"pool": pool}
                 problem.check_query(self.SECRET, query)
-                self.assertEqual(problem.answer_query(self.SECRET, query),
+                self.assertIs(problem.is_positive(self.SECRET, query), positive)
+                self.assertEqual(json.loads(problem.answer_query(self.SECRET, query)),
                                  {"positive": positive})
 
     def test_invalid_queries_name_the_bad_value(self):

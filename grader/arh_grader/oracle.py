@@ -20,13 +20,14 @@ The rules:
   request gets a 4xx with {"error": "..."} and the server keeps serving.
 
 `check(secret, query)` raises QueryError for an invalid query;
-`answer(secret, query)` returns the answer, any JSON value. Both get the
+`answer(secret, query)` returns the answer, any JSON value, or bytes: its
+canonical JSON, made once rather than for every test. Both get the
 query parsed from strict JSON (no NaN or Infinity, no number beyond a
 float's range such as 1e999, no lone surrogate).
 
 The HTTP is written and read here by hand, a small strict subset of
 HTTP/1.1: a request line "POST <path> HTTP/1.1" (HTTP/1.0 is answered and
-closed), "Name: value" header lines ended by CRLF or LF, a body of exactly
+closed), "Name: value" header lines, every line ended by CRLF, a body of exactly
 Content-Length bytes (no chunked bodies), "Expect: 100-continue" honoured,
 pipelined requests answered in order. A request line or header line that
 breaks these rules gets 400 (414 and 431 past the limits) and is not
@@ -54,12 +55,15 @@ TOKEN_BYTES = 24        # 192 bits from `secrets`
 IDLE_TIMEOUT = 60.0     # seconds a connection may sit between requests, or between
                         # two pieces of one
 CLOSE_WAIT = 5.0        # seconds close() waits for requests still being answered
-MAX_LINE = 65536        # bytes of a request or header line at most (http.client's limit)
+MAX_LINE = 65536        # bytes of a request line at most (http.client's limit)
+MAX_HEAD = 65536        # bytes of a request's header lines at most, all together
 MAX_HEADERS = 100       # header lines of a request at most (http.client's limit)
 RECV_BYTES = 65536      # bytes asked of the socket at a time
 # a header line: a token for its name, a colon, a value of visible bytes,
-# spaces and tabs (RFC 9110, 5.1 and 5.5); no space before the colon
-_HEADER = re.compile(rb"([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*([\t\x20-\x7e\x80-\xff]*?)[ \t]*")
+# spaces and tabs (RFC 9110, 5.1 and 5.5): no space before the colon, no
+# control byte, so no bare CR or LF
+_FIELD = rb"[!#$%&'*+.^_`|~0-9A-Za-z-]+:[\t\x20-\x7e\x80-\xff]*"
+_FIELDS = re.compile(rb"%s(?:\r\n%s)*" % (_FIELD, _FIELD))     # every line at once
 _DIGITS = re.compile(rb"[0-9]+")
 _REASONS = {status.value: status.phrase.encode("ascii") for status in http.HTTPStatus}
 
@@ -148,6 +152,7 @@ class _Connection(socketserver.BaseRequestHandler):
 
     def _one(self):
         """Read and answer one request; False when the connection ends."""
+        self.buf, self.pos = self.buf[self.pos:], 0     # the bytes after the last request
         try:
             method, path, version, headers = self._head()
         except _Refused as e:
@@ -174,7 +179,7 @@ class _Connection(socketserver.BaseRequestHandler):
         try:
             try:
                 status, query, obj, close = self._serve(oracle, session, number, headers)
-                reply = canonical(obj)
+                reply = obj if type(obj) is bytes else canonical(obj)
             except Exception as e:                      # the grader's own fault
                 session.fault = "%s: %s" % (type(e).__name__, e)
                 status, close = 500, True
@@ -188,7 +193,8 @@ class _Connection(socketserver.BaseRequestHandler):
 
     def _serve(self, oracle, session, number, headers):
         """Read, check and answer one counted request: (status, the query
-        as parsed or as JSON bytes, the reply object, close?)."""
+        as parsed or as JSON bytes, the reply as an object or JSON bytes,
+        close?)."""
         if number > session.cap:
             session.over_cap = True
             return 429, b"null", {"error": "over the cap of %d tests" % session.cap}, True
@@ -243,25 +249,31 @@ class _Connection(socketserver.BaseRequestHandler):
             chunk = b""                     # reset by the client: closed
         if not chunk:
             raise _Silent(stalled=False)
-        self.buf = self.buf[self.pos:] + chunk
-        self.pos = 0
+        self.buf += chunk
 
-    def _line(self, status):
-        """The next line without its CRLF or LF; _Refused(status) past MAX_LINE."""
+    def _find(self, what, start, limit, status, message):
+        """Where `what` is in the buffer from `start`, receiving more as it
+        needs; _Refused(status, message) if it is not in the `limit` bytes there."""
         while True:
-            end = self.buf.find(b"\n", self.pos)
-            if end > self.pos + MAX_LINE or end < 0 and len(self.buf) - self.pos > MAX_LINE:
-                raise _Refused(status, "a line of more than %d bytes" % MAX_LINE)
-            if end >= 0:
-                line, self.pos = self.buf[self.pos:end], end + 1
-                return line[:-1] if line.endswith(b"\r") else line
+            at = self.buf.find(what, start)
+            if at - start > limit or at < 0 and len(self.buf) - start > limit:
+                raise _Refused(status, message)
+            if at >= 0:
+                return at
             self._fill()
 
     def _head(self):
         """The request line's three words and the headers as {lowercase
         name: value}; _Refused for a line that breaks the rules."""
-        words = _request_line(self._line(414))
-        return words + (_headers(iter(lambda: self._line(431), b"")),)
+        end = self._find(b"\n", 0, MAX_LINE, 414,
+                         "a request line of more than %d bytes" % MAX_LINE)
+        if end == 0 or self.buf[end - 1] != 13:           # 13: CR
+            raise _Refused(400, "the request line ends in a bare LF, not CRLF")
+        words = _request_line(self.buf[:end - 1])
+        blank = self._find(b"\r\n\r\n", end - 1, MAX_HEAD, 431,    # the header lines' end
+                           "header lines of more than %d bytes" % MAX_HEAD)
+        self.pos = blank + 4
+        return words + (_headers(self.buf[end + 1:blank]),)
 
 
 def _request_line(line):
@@ -276,20 +288,25 @@ def _request_line(line):
     return tuple(words)
 
 
-def _headers(lines):
-    """{lowercase name: value} of header lines; _Refused if one is malformed,
-    if Content-Length or Authorization comes twice, or past MAX_HEADERS."""
+def _headers(block):
+    """{lowercase name: value} of the header lines in `block`; _Refused if
+    one is malformed, past MAX_HEADERS, or Content-Length or Authorization
+    comes twice."""
+    if not block:
+        return {}
+    lines = block.split(b"\r\n")
+    if len(lines) > MAX_HEADERS:
+        raise _Refused(431, "more than %d header lines" % MAX_HEADERS)
+    if _FIELDS.fullmatch(block) is None:
+        bad = next(line for line in lines if re.fullmatch(_FIELD, line) is None)
+        raise _Refused(400, "a malformed header line: %r" % bad[:80].decode("iso-8859-1"))
     headers = {}
-    for count, line in enumerate(lines, 1):
-        if count > MAX_HEADERS:
-            raise _Refused(431, "more than %d header lines" % MAX_HEADERS)
-        match = _HEADER.fullmatch(line)
-        if match is None:
-            raise _Refused(400, "a malformed header line: %r" % line[:80].decode("iso-8859-1"))
-        name = match[1].lower()
+    for line in lines:
+        name, _, value = line.partition(b":")
+        name = name.lower()
         if name in headers and name in (b"content-length", b"authorization"):
             raise _Refused(400, "more than one %s header" % name.decode("ascii"))
-        headers[name] = match[2]
+        headers[name] = value.strip(b" \t")
     return headers
 
 
