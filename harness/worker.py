@@ -23,6 +23,7 @@ import json
 import os
 import reprlib
 import socket
+import struct
 import sys
 import threading
 import traceback
@@ -103,11 +104,14 @@ class Oracle:
     def exchange(self, request):
         """Send one request and read its reply: (status, body)."""
         if self.sock is None:
-            self.sock = socket.create_connection(self.address, ORACLE_TIMEOUT)
-            self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            self.sock = connect(self.address)
         try:
             self.sock.sendall(request)
             status, data, close = read_reply(self.sock)
+        except BlockingIOError:         # a kernel timeout ran out
+            self.close()
+            raise TimeoutError("the oracle did not answer a test within %g s"
+                               % ORACLE_TIMEOUT) from None
         except BaseException:
             self.close()
             raise
@@ -119,6 +123,19 @@ class Oracle:
         if self.sock is not None:
             self.sock.close()
             self.sock = None
+
+
+def connect(address):
+    """A connection to the oracle: no Nagle delay, and the kernel's timeouts
+    (SO_RCVTIMEO, SO_SNDTIMEO), as a Python timeout polls before every send
+    and recv. A reply that does not come raises TimeoutError."""
+    sock = socket.create_connection(address, ORACLE_TIMEOUT)
+    sock.settimeout(None)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    timeval = struct.pack("@ll", int(ORACLE_TIMEOUT), int(ORACLE_TIMEOUT % 1 * 1e6))
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, timeval)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, timeval)
+    return sock
 
 
 def read_reply(sock):

@@ -1,6 +1,8 @@
 """The harness's hot path: grader/bench.py's figures on small counts, and the
 worker's own HTTP client for the oracle against a live oracle."""
 
+import socket
+import time
 import unittest
 
 import support
@@ -87,6 +89,19 @@ class WorkerOracleClientTest(unittest.TestCase):
         session = self.oracle.close(token)
         self.assertEqual(session.tests, 5)
         self.assertTrue(session.over_cap)
+
+    def test_an_oracle_that_never_answers_times_out(self):
+        listener = socket.create_server(("127.0.0.1", 0))      # accepts, never answers
+        self.addCleanup(listener.close)
+        self.worker.ORACLE_TIMEOUT = 0.3                       # seconds
+        client = self.worker.Oracle("http://127.0.0.1:%d/" % listener.getsockname()[1], "t")
+        self.addCleanup(client.close)
+        started = time.monotonic()
+        with self.assertRaisesRegex(TimeoutError, r"^the oracle did not answer a test "
+                                                  r"within 0.3 s$"):
+            client.test([1])
+        self.assertLess(time.monotonic() - started, 5)
+        self.assertIsNone(client.sock)
 
 
 if __name__ == "__main__":
