@@ -65,7 +65,8 @@ RECV_BYTES = 65536      # bytes asked of the socket at a time
 # control byte, so no bare CR or LF
 _FIELD = rb"[!#$%&'*+.^_`|~0-9A-Za-z-]+:[\t\x20-\x7e\x80-\xff]*"
 _FIELDS = re.compile(rb"%s(?:\r\n%s)*" % (_FIELD, _FIELD))     # every line at once
-_DIGITS = re.compile(rb"[0-9]+")
+_LONG_LINE = "a request line of more than %d bytes" % MAX_LINE
+_LONG_HEAD = "header lines of more than %d bytes" % MAX_HEAD
 _REASONS = {status.value: status.phrase.encode("ascii") for status in http.HTTPStatus}
 
 
@@ -201,16 +202,16 @@ class _Connection(socketserver.BaseRequestHandler):
         if number > session.cap:
             session.over_cap = True
             return 429, b"null", {"error": "over the cap of %d tests" % session.cap}, True
-        text = headers.get(b"content-length")
-        if text is None or b"transfer-encoding" in headers or not _DIGITS.fullmatch(text):
+        text = headers.get(b"content-length", b"")
+        if not text.isdigit() or b"transfer-encoding" in headers:      # isdigit: ASCII only
             return 411, b"null", {"error": "a Content-Length of digits is required, "
                                   "and no Transfer-Encoding"}, True
-        if len(text) > 9 or int(text) > session.max_body:
+        length = int(text) if len(text) <= 9 else session.max_body + 1
+        if length > session.max_body:
             return 413, b"null", {"error": "body of %s bytes; at most %d here"
                                   % (text[:20].decode("ascii"), session.max_body)}, True
         if headers.get(b"expect", b"").lower() == b"100-continue":
             self.sock.sendall(b"HTTP/1.1 100 Continue\r\n\r\n")
-        length = int(text)
         while len(self.buf) - self.pos < length:
             try:
                 self._fill()
@@ -268,13 +269,11 @@ class _Connection(socketserver.BaseRequestHandler):
     def _head(self):
         """The request line's three words and the headers as {lowercase
         name: value}; _Refused for a line that breaks the rules."""
-        end = self._find(b"\n", 0, MAX_LINE, 414,
-                         "a request line of more than %d bytes" % MAX_LINE)
+        end = self._find(b"\n", 0, MAX_LINE, 414, _LONG_LINE)
         if end == 0 or self.buf[end - 1] != 13:           # 13: CR
             raise _Refused(400, "the request line ends in a bare LF, not CRLF")
         words = _request_line(self.buf[:end - 1])
-        blank = self._find(b"\r\n\r\n", end - 1, MAX_HEAD, 431,    # the header lines' end
-                           "header lines of more than %d bytes" % MAX_HEAD)
+        blank = self._find(b"\r\n\r\n", end - 1, MAX_HEAD, 431, _LONG_HEAD)  # the head's end
         self.pos = blank + 4
         return words + (_headers(self.buf[end + 1:blank]),)
 
