@@ -8,11 +8,13 @@ from one run:
 - raw: a TCP loopback ping-pong between two Python processes (TCP_NODELAY),
   a request as long as a pool's canonical JSON and a reply as long as
   {"positive":true}: the limit.
-- floor: the same ping-pong carrying the JSON work any oracle does, HTTP
-  and bookkeeping aside: the client encodes the pool and decodes the
-  answer; the server decodes, checks and answers it with problem.py's
-  rules and encodes the answer canonically, and after the reply has left,
-  the query (as the oracle records it).
+- floor: the same ping-pong carrying a test's JSON work as the harness
+  does it, HTTP and counting aside: the client writes the pool with the
+  worker's encode_pool and decodes the answer with json; the server
+  decodes, checks and answers it with problem.py's rules (the answer's
+  bytes are made once) and, after the reply has left, encodes the query
+  canonically as the oracle records it. harness_over_floor_us is what HTTP
+  and counting cost.
 - harness: the same pool through the real worker's Oracle.test
   (harness/worker.py) to the real counting oracle (arh_grader.Oracle),
   timed inside the measuring process; every test made must be counted.
@@ -129,10 +131,10 @@ def _client(raw_port, floor_port, url, token, pool, requests, warmup):
     floor ones and of harness/worker.py's Oracle.test, in turn, so that all
     three meet the same machine. ({kind: times in ns}, tests made)."""
     local.pin(0, CLIENT_CORE)
-    encode = json.JSONEncoder(separators=(",", ":")).encode     # made once, as the worker's
-    request = encode({"pool": pool}).encode()
+    worker = load_worker()
+    request = worker.encode_pool(pool)
     reply = bytearray(len(REPLY))
-    oracle = load_worker().Oracle(url, token)
+    oracle = worker.Oracle(url, token)
     raw_sock, floor_sock = _connect(raw_port), _connect(floor_port)
 
     def raw():
@@ -141,7 +143,7 @@ def _client(raw_port, floor_port, url, token, pool, requests, warmup):
             raise RuntimeError("the echo server answered %r" % bytes(reply))
 
     def floor():            # the JSON a client writes and reads, over a raw socket
-        floor_sock.sendall(encode({"pool": pool}).encode())
+        floor_sock.sendall(worker.encode_pool(pool))
         if not _recv_exactly(floor_sock, reply) or json.loads(reply)["positive"] is not True:
             raise RuntimeError("the floor server answered %r" % bytes(reply))
 

@@ -1,6 +1,8 @@
 """The harness's hot path: grader/bench.py's figures on small counts, and the
 worker's own HTTP client for the oracle against a live oracle."""
 
+import json
+import random
 import socket
 import time
 import unittest
@@ -8,6 +10,7 @@ import unittest
 import support
 import bench
 from support import problem
+from fuzz import request
 
 KEYS = ("pool_items", "request_bytes", "reply_bytes", "requests",
         "raw_rtt_median_us", "raw_rtt_p95_us", "floor_rtt_median_us", "floor_rtt_p95_us",
@@ -89,6 +92,31 @@ class WorkerOracleClientTest(unittest.TestCase):
         session = self.oracle.close(token)
         self.assertEqual(session.tests, 5)
         self.assertTrue(session.over_cap)
+
+    def test_a_pool_is_encoded_as_json_would(self):
+        rng = random.Random("encode-pool")
+        pools = [[], [0], [511], [512], [-1], [0, 511], [True], [False, 1], [1.0], [1, "a"],
+                 [[1]], [None], [2 ** 70], (1, 2), "12", None, 3, {"a": 1}, [1, 1, 1],
+                 [float("nan")]]
+        pools += [rng.sample(range(512), rng.randint(1, 512)) for _ in range(200)]
+        for pool in pools:
+            with self.subTest(pool=pool if len(repr(pool)) < 40 else len(pool)):
+                self.assertEqual(self.worker.encode_pool(pool),
+                                 json.dumps({"pool": pool}, separators=(",", ":")).encode())
+        for pool in ({1, 2}, [object()], [1, {2}]):
+            with self.subTest(pool=pool):
+                self.assertRaises(TypeError, self.worker.encode_pool, pool)
+
+    def test_the_usual_replies_are_the_oracle_s_own(self):
+        token = self.oracle.open((64, frozenset({3})), cap=9, max_body=problem.max_body(64))
+        replies = set()
+        for pool in ([3], [4]):
+            sock = socket.create_connection(("127.0.0.1", self.oracle.port), timeout=10)
+            self.addCleanup(sock.close)
+            sock.sendall(request(json.dumps({"pool": pool}).encode(), token=token.encode()))
+            sock.shutdown(socket.SHUT_WR)
+            replies.add(b"".join(iter(lambda: sock.recv(4096), b"")))
+        self.assertEqual(replies, set(self.worker._USUAL_REPLIES))
 
     def test_an_oracle_that_never_answers_times_out(self):
         listener = socket.create_server(("127.0.0.1", 0))      # accepts, never answers
