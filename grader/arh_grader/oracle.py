@@ -32,7 +32,7 @@ Content-Length bytes (no chunked bodies), "Expect: 100-continue" honoured,
 pipelined requests answered in order. A request line or header line that
 breaks these rules gets 400 (414 and 431 past the limits) and is not
 counted: its token is never read. Measured side by side, http.server took
-10 to 18 us more a request, a tenth of the whole round trip.
+10 to 18 us more a request.
 
 Each request's transcript line, and the canonical JSON of its query, are
 made after its reply has left, off the round trip's path; close() waits
