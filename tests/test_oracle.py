@@ -3,6 +3,7 @@
 import http.client
 import json
 import socket
+import time
 import unittest
 
 import support
@@ -190,6 +191,33 @@ class HttpRulesTest(unittest.TestCase):
                 counted += count
         session = self.oracle.close(self.token)
         self.assertEqual(session.tests, counted)
+
+
+class UnreadRepliesTest(unittest.TestCase):
+    def test_a_client_that_never_reads_leaves_no_request_unlogged(self):
+        """Requests piled up unread fill the buffers until a reply cannot be
+        sent: after SEND_TIMEOUT (2 s), shorter than CLOSE_WAIT, the oracle
+        gives up on the connection, so close() finds every counted request in
+        the transcript at once."""
+        oracle = support.start_oracle(self, record=True)    # idle timeout 60 s
+        token = oracle.open((64, frozenset({3})), cap=10 ** 7, max_body=problem.max_body(64))
+        sock = socket.create_connection(("127.0.0.1", oracle.port))
+        self.addCleanup(sock.close)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.setblocking(False)
+        data = pending = request(b'{"pool":[3]}', token=token.encode()) * 100
+        deadline = time.monotonic() + 30
+        with self.assertRaises((ConnectionResetError, BrokenPipeError)):
+            while time.monotonic() < deadline:
+                try:
+                    pending = pending[sock.send(pending):] or data
+                except BlockingIOError:         # the oracle reads no more: it is stuck
+                    time.sleep(0.01)            # sending a reply, for SEND_TIMEOUT
+        started = time.monotonic()
+        session = oracle.close(token)
+        self.assertLess(time.monotonic() - started, 1.0)
+        self.assertGreater(session.tests, 1000)
+        self.assertEqual(len(session.transcript), session.tests)
 
 
 if __name__ == "__main__":

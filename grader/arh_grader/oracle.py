@@ -56,6 +56,8 @@ TOKEN_BYTES = 24        # 192 bits from `secrets`
 IDLE_TIMEOUT = 60.0     # seconds a connection may sit between requests, or between
                         # two pieces of one
 CLOSE_WAIT = 5.0        # seconds close() waits for requests still being answered
+SEND_TIMEOUT = 2.0      # seconds a reply may wait for a client that does not read:
+                        # under CLOSE_WAIT, so close() finds the request logged
 MAX_LINE = 65536        # bytes of a request line at most (http.client's limit)
 MAX_HEAD = 65536        # bytes of a request's header lines at most, all together
 MAX_HEADERS = 100       # header lines of a request at most (http.client's limit)
@@ -141,11 +143,13 @@ class _Connection(socketserver.BaseRequestHandler):
 
     def setup(self):
         self.sock = self.request
-        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # else a small
-        timeval = _timeval(self.server.oracle.idle_timeout)             # reply waits for an ACK
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, timeval)  # the kernel's
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, timeval)  # timeouts: a
-        self.buf, self.pos = b"", 0   # Python one polls before every recv and send (~4 us)
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # no wait for ACKs
+        # the kernel's timeouts: Python's own would poll before every recv and send
+        idle = self.server.oracle.idle_timeout
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, _timeval(idle))
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO,
+                             _timeval(min(idle, SEND_TIMEOUT)))
+        self.buf, self.pos = b"", 0         # bytes received, and how many are read
 
     def handle(self):
         try:
