@@ -49,6 +49,7 @@ import socket
 import socketserver
 import struct
 import threading
+import time
 
 from .result import canonical
 
@@ -56,8 +57,8 @@ TOKEN_BYTES = 24        # 192 bits from `secrets`
 IDLE_TIMEOUT = 60.0     # seconds a connection may sit between requests, or between
                         # two pieces of one
 CLOSE_WAIT = 5.0        # seconds close() waits for requests still being answered
-SEND_TIMEOUT = 2.0      # seconds a reply may wait for a client that does not read:
-                        # under CLOSE_WAIT, so close() finds the request logged
+SEND_TIMEOUT = 1.0      # seconds a reply may wait for a client that does not read:
+                        # twice it is under CLOSE_WAIT, so close() finds it logged
 MAX_LINE = 65536        # bytes of a request line at most (http.client's limit)
 MAX_HEAD = 65536        # bytes of a request's header lines at most, all together
 MAX_HEADERS = 100       # header lines of a request at most (http.client's limit)
@@ -215,7 +216,7 @@ class _Connection(socketserver.BaseRequestHandler):
             return 413, b"null", {"error": "body of %s bytes; at most %d here"
                                   % (text[:20].decode("ascii"), session.max_body)}, True
         if headers.get(b"expect", b"").lower() == b"100-continue":
-            self.sock.sendall(b"HTTP/1.1 100 Continue\r\n\r\n")
+            self._write(b"HTTP/1.1 100 Continue\r\n\r\n")
         while len(self.buf) - self.pos < length:
             try:
                 self._fill()
@@ -242,10 +243,21 @@ class _Connection(socketserver.BaseRequestHandler):
     # ---- the wire ----
 
     def _send(self, status, body, *, close, extra=b""):
-        self.sock.sendall(b"HTTP/1.1 %d %s\r\nContent-Type: application/json\r\n"
-                          b"Content-Length: %d\r\n%s%s\r\n%s"
-                          % (status, _REASONS[status], len(body), extra,
-                             b"Connection: close\r\n" if close else b"", body))
+        self._write(b"HTTP/1.1 %d %s\r\nContent-Type: application/json\r\n"
+                    b"Content-Length: %d\r\n%s%s\r\n%s"
+                    % (status, _REASONS[status], len(body), extra,
+                       b"Connection: close\r\n" if close else b"", body))
+
+    def _write(self, data):
+        """Send `data`; TimeoutError when the client leaves it unread past
+        SEND_TIMEOUT (each send() waits that long at most: twice in all)."""
+        sent = self.sock.send(data)         # the whole of it, nearly always
+        if sent < len(data):
+            deadline, rest = time.monotonic() + SEND_TIMEOUT, memoryview(data)[sent:]
+            while rest:
+                if time.monotonic() > deadline:
+                    raise TimeoutError("a reply left unread for %g s" % SEND_TIMEOUT)
+                rest = rest[self.sock.send(rest):]
 
     def _fill(self):
         """Receive more bytes; _Silent when the client closed or stalled."""
