@@ -249,8 +249,8 @@ class _Connection(socketserver.BaseRequestHandler):
                        b"Connection: close\r\n" if close else b"", body))
 
     def _write(self, data):
-        """Send `data`; TimeoutError when the client leaves it unread past
-        SEND_TIMEOUT (each send() waits that long at most: twice in all)."""
+        """Send `data`; OSError when the client leaves it unread: one send()
+        waits SEND_TIMEOUT at most, and all of them twice that."""
         sent = self.sock.send(data)         # the whole of it, nearly always
         if sent < len(data):
             deadline, rest = time.monotonic() + SEND_TIMEOUT, memoryview(data)[sent:]
