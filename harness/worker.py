@@ -152,7 +152,7 @@ class Oracle:
 def connect(address):
     """A connection to the oracle: no Nagle delay, and the kernel's timeouts
     (SO_RCVTIMEO, SO_SNDTIMEO), as a Python timeout polls before every send
-    and recv. A reply that does not come raises TimeoutError."""
+    and recv. When one runs out, exchange raises TimeoutError."""
     sock = socket.create_connection(address, ORACLE_TIMEOUT)
     sock.settimeout(None)
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
