@@ -23,7 +23,6 @@ import json
 import os
 import reprlib
 import socket
-import struct
 import sys
 import threading
 import traceback
@@ -41,13 +40,7 @@ RECV_BYTES = 65536       # bytes asked of the socket at a time
 
 
 _COMPACT = json.JSONEncoder(separators=(",", ":")).encode   # made once, not per test
-_ITEM_TEXT = {i: b"%d" % i for i in range(MAX_N)}           # the decimal text of every item
-_INT = {int}
-# the oracle's two usual answers, and the two whole replies that carry them
-_ANSWERS = {b'{"positive":true}': True, b'{"positive":false}': False}
-_USUAL_REPLIES = {
-    b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s"
-    % (len(body), body): body for body in _ANSWERS}
+_ANSWERS = {b'{"positive":true}': True, b'{"positive":false}': False}   # the usual two
 
 
 class OracleError(Exception):
@@ -71,15 +64,8 @@ def load_tester(path):
 
 
 def encode_pool(pool):
-    """The JSON body of a test, {"pool": pool}, compact. A list of items of an
-    instance (ints in 0..MAX_N-1), as testers send, is written from a table,
-    at a third of json's cost; anything else goes through json (the same
-    bytes; TypeError for what is not JSON)."""
-    if type(pool) is list and set(map(type, pool)) == _INT:
-        try:
-            return b'{"pool":[%s]}' % b",".join(map(_ITEM_TEXT.__getitem__, pool))
-        except KeyError:                # an int out of 0..MAX_N-1
-            pass
+    """The JSON body of a test, {"pool": pool}, compact; TypeError for what
+    JSON cannot encode (a set), ValueError for NaN."""
     return _COMPACT({"pool": pool}).encode()
 
 
@@ -91,10 +77,8 @@ class Oracle:
     """One instance's connection to the oracle; `test` is what find gets.
 
     HTTP/1.1 written and read by hand over one kept-alive socket: http.client
-    costs more per test than the loopback round trip itself. The reply to a
-    valid test is one of two known byte strings, matched whole rather than
-    parsed; any other is parsed. A reply with "Connection: close" closes the
-    socket; the next test opens another."""
+    costs more per test than the loopback round trip itself. A reply with
+    "Connection: close" closes the socket; the next test opens another."""
 
     def __init__(self, url, token):
         parts = urllib.parse.urlsplit(url)
@@ -128,11 +112,8 @@ class Oracle:
             self.sock = connect(self.address)
         try:
             self.sock.sendall(request)
-            data = self.sock.recv(RECV_BYTES)
-            if data in _USUAL_REPLIES:          # the whole of a usual reply: nothing to parse
-                return 200, _USUAL_REPLIES[data]
-            status, data, close = read_reply(self.sock, data)
-        except BlockingIOError:         # a kernel timeout ran out
+            status, data, close = read_reply(self.sock, b"")
+        except socket.timeout:
             self.close()
             raise TimeoutError("the oracle did not answer a test within %g s"
                                % ORACLE_TIMEOUT) from None
@@ -150,15 +131,10 @@ class Oracle:
 
 
 def connect(address):
-    """A connection to the oracle: no Nagle delay, and the kernel's timeouts
-    (SO_RCVTIMEO, SO_SNDTIMEO), as a Python timeout polls before every send
-    and recv. When one runs out, exchange raises TimeoutError."""
+    """A connection to the oracle: no Nagle delay, ORACLE_TIMEOUT on every
+    send and receive (exchange raises TimeoutError when one runs out)."""
     sock = socket.create_connection(address, ORACLE_TIMEOUT)
-    sock.settimeout(None)
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    timeval = struct.pack("@ll", int(ORACLE_TIMEOUT), int(ORACLE_TIMEOUT % 1 * 1e6))
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, timeval)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, timeval)
     return sock
 
 

@@ -1,10 +1,10 @@
 """The oracle's counting rules, each against a live server on loopback."""
 
+import hashlib
 import http.client
 import json
 import socket
 import time
-import types
 import unittest
 
 import support
@@ -195,26 +195,53 @@ class HttpRulesTest(unittest.TestCase):
         self.assertEqual(session.tests, counted)
 
 
-class UnreadRepliesTest(unittest.TestCase):
-    def test_a_reply_left_unread_gives_up_before_close_stops_waiting(self):
-        """A client that stops reading fills the buffers until a reply cannot
-        be sent: the oracle gives up within twice SEND_TIMEOUT, under
-        CLOSE_WAIT, so the request is logged before close() stops waiting."""
-        with socket.create_server(("127.0.0.1", 0)) as listener:
-            client = socket.create_connection(listener.getsockname())   # never reads
-            self.addCleanup(client.close)
-            server, _ = listener.accept()
-        self.addCleanup(server.close)
-        connection = oracle_module._Connection.__new__(oracle_module._Connection)
-        connection.request = server
-        connection.server = types.SimpleNamespace(oracle=types.SimpleNamespace(idle_timeout=60))
-        connection.setup()
-        started = time.monotonic()
-        with self.assertRaises(OSError):        # BlockingIOError, or TimeoutError
-            connection._write(b"x" * (64 << 20))
-        waited = time.monotonic() - started
-        self.assertGreater(waited, oracle_module.SEND_TIMEOUT * 0.9)
-        self.assertLess(waited, oracle_module.CLOSE_WAIT)
+class OpenRequestsTest(unittest.TestCase):
+    """Requests still open when a session closes are cut off and recorded,
+    so its count and its transcript always agree."""
+
+    def setUp(self):
+        self.oracle = support.start_oracle(self, record=True)
+        self.token = self.oracle.open((64, frozenset({3})), cap=1000, max_body=4096)
+
+    def connect(self):
+        sock = socket.create_connection(("127.0.0.1", self.oracle.port))
+        self.addCleanup(sock.close)
+        return sock
+
+    def test_a_request_cut_short_is_counted_and_recorded(self):
+        head = (b"POST / HTTP/1.1\r\nAuthorization: Bearer %s\r\n"
+                b"Content-Length: 40\r\n\r\n{\"pool\":" % self.token.encode())
+        sock = self.connect()
+        sock.sendall(request(b'{"pool":[3]}', token=self.token.encode()) + head)
+        self.assertEqual(sock.recv(4096).split(b"\r\n")[0], b"HTTP/1.1 200 OK")
+        deadline = time.monotonic() + 30
+        while self.oracle._sessions[self.token].tests < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)            # until the second request's head is read
+        session = self.oracle.close(self.token)
+        self.assertEqual(session.tests, 2)
+        self.assertEqual([json.loads(line)["s"] for line in session.transcript], [200, 408])
+        self.assertEqual(sock.recv(4096), b"")      # cut off: no reply, closed
+
+    def test_a_client_that_never_reads_cannot_hold_close(self):
+        sock = socket.socket()
+        self.addCleanup(sock.close)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)   # full soon
+        sock.connect(("127.0.0.1", self.oracle.port))
+        one = request(b'{"pool":[%s]}' % b",".join(b"%d" % i for i in range(60)),
+                      token=self.token.encode())
+        sock.setblocking(False)
+        try:
+            for _ in range(900):           # under the cap; the replies fill the buffers
+                sock.send(one)
+        except BlockingIOError:
+            pass
+        deadline = time.monotonic() + 30
+        while self.oracle._sessions[self.token].tests < 20 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        session = self.oracle.close(self.token)
+        self.assertGreaterEqual(session.tests, 20)
+        self.assertEqual(len(session.transcript), session.tests)
+        self.assertEqual(session.digest, hashlib.sha256(b"".join(session.transcript)).hexdigest())
 
 
 if __name__ == "__main__":

@@ -47,18 +47,15 @@ import re
 import secrets
 import socket
 import socketserver
-import struct
 import threading
-import time
 
 from .result import canonical
 
 TOKEN_BYTES = 24        # 192 bits from `secrets`
 IDLE_TIMEOUT = 60.0     # seconds a connection may sit between requests, or between
                         # two pieces of one
-CLOSE_WAIT = 5.0        # seconds close() waits for requests still being answered
-SEND_TIMEOUT = 1.0      # seconds a reply may wait for a client that does not read:
-                        # twice it is under CLOSE_WAIT, so close() finds it logged
+CLOSE_WAIT = 1.0        # seconds close() waits for a request being answered, whose
+                        # connection it has shut down: one send, then it is recorded
 MAX_LINE = 65536        # bytes of a request line at most (http.client's limit)
 MAX_HEAD = 65536        # bytes of a request's header lines at most, all together
 MAX_HEADERS = 100       # header lines of a request at most (http.client's limit)
@@ -70,6 +67,7 @@ _FIELD = rb"[!#$%&'*+.^_`|~0-9A-Za-z-]+:[\t\x20-\x7e\x80-\xff]*"
 _FIELDS = re.compile(rb"%s(?:\r\n%s)*" % (_FIELD, _FIELD))     # every line at once
 _LONG_LINE = "a request line of more than %d bytes" % MAX_LINE
 _LONG_HEAD = "header lines of more than %d bytes" % MAX_HEAD
+_CUT = canonical({"error": "the session ended before this request was answered"})
 _REASONS = {status.value: status.phrase.encode("ascii") for status in http.HTTPStatus}
 
 
@@ -98,7 +96,10 @@ class Session:
     """One instance's counts. `tests` counts every admitted request;
     `invalid` those answered 400; `query_bytes` and `answer_bytes` the
     canonical JSON of the valid queries and their answers; `digest` the
-    SHA-256 of the transcript (one JSON line a request, in answer order)."""
+    SHA-256 of the transcript (one JSON line a request, in answer order).
+    Every admitted request gets its line: one still open when the session
+    ends is cut off and recorded as a 408, so the count and the transcript
+    always agree."""
 
     def __init__(self, secret, cap, max_body, record):
         self.secret, self.cap, self.max_body = secret, cap, max_body
@@ -107,27 +108,66 @@ class Session:
         self.fault = None         # set when the oracle itself failed on a request
         self.transcript = [] if record else None
         self._sha = hashlib.sha256()
-        self._busy = 0
+        self._open = {}           # request number -> its connection, until recorded
+        self._answering = set()   # numbers of open requests read whole, being answered
         self._idle = threading.Condition()
 
     @property
     def digest(self):
         return self._sha.hexdigest()
 
-    def log(self, status, query, reply):
-        """Record one request: `query` and `reply` as JSON bytes."""
-        line = b'{"a":%s,"q":%s,"s":%d}\n' % (reply, query, status)
+    def _admit(self, connection):
+        """Count a request; its number. The oracle's lock is held."""
+        self.tests += 1
         with self._idle:
-            if status == 200:
-                self.query_bytes += len(query)
-                self.answer_bytes += len(reply)
-            elif status == 400:
-                self.invalid += 1
-            self._sha.update(line)
-            if self.transcript is not None:
-                self.transcript.append(line)
-            self._busy -= 1
+            self._open[self.tests] = connection
+        return self.tests
+
+    def answering(self, number):
+        """Claim request `number`'s reply: False when the session has
+        ended and cut the request off (it is recorded already)."""
+        with self._idle:
+            if number not in self._open:
+                return False
+            self._answering.add(number)
+            return True
+
+    def log(self, number, status, query, reply):
+        """Record request `number`: `query` and `reply` as JSON bytes. A
+        request the session's end has recorded already is left as it is."""
+        with self._idle:
+            if self._open.pop(number, None) is None:
+                return
+            self._answering.discard(number)
+            self._record(status, query, reply)
             self._idle.notify_all()
+
+    def _record(self, status, query, reply):
+        line = b'{"a":%s,"q":%s,"s":%d}\n' % (reply, query, status)
+        if status == 200:
+            self.query_bytes += len(query)
+            self.answer_bytes += len(reply)
+        elif status == 400:
+            self.invalid += 1
+        self._sha.update(line)
+        if self.transcript is not None:
+            self.transcript.append(line)
+
+    def end(self):
+        """Cut off the requests still open: each connection is shut down; a
+        request not yet read whole is recorded at once as a 408, one being
+        answered gets up to CLOSE_WAIT seconds to record itself, then 408."""
+        with self._idle:
+            for number, connection in sorted(self._open.items()):
+                connection.cut()
+                if number not in self._answering:
+                    del self._open[number]
+                    self._record(408, b"null", _CUT)
+            self._idle.wait_for(lambda: not self._open, timeout=CLOSE_WAIT)
+            for number in sorted(self._open):
+                self._record(408, b"null", _CUT)
+            self._open.clear()
+            self._answering.clear()
 
 
 class _Server(socketserver.ThreadingTCPServer):
@@ -145,11 +185,7 @@ class _Connection(socketserver.BaseRequestHandler):
     def setup(self):
         self.sock = self.request
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # no wait for ACKs
-        # the kernel's timeouts: Python's own would poll before every recv and send
-        idle = self.server.oracle.idle_timeout
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, _timeval(idle))
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO,
-                             _timeval(min(idle, SEND_TIMEOUT)))
+        self.sock.settimeout(self.server.oracle.idle_timeout)   # a read or a send
         self.buf, self.pos = b"", 0         # bytes received, and how many are read
 
     def handle(self):
@@ -179,7 +215,7 @@ class _Connection(socketserver.BaseRequestHandler):
             return False
         auth = headers.get(b"authorization", b"")
         token = auth[7:].decode("iso-8859-1") if auth.startswith(b"Bearer ") else ""
-        session, number = oracle._admit(token)
+        session, number = oracle._admit(token, self)
         if session is None:
             self._send(403, canonical({"error": "unknown or closed token: not counted"}),
                        close=True)
@@ -195,10 +231,19 @@ class _Connection(socketserver.BaseRequestHandler):
                 reply = canonical({"error": "the oracle failed; not your fault"})
             close = close or version == b"HTTP/1.0" or \
                 headers.get(b"connection", b"").lower() == b"close"
+            if not session.answering(number):       # cut off by the session's end
+                return False
             self._send(status, reply, close=close)
         finally:            # after the reply has left: the encoding is off its path
-            session.log(status, _recorded(query), reply)
+            session.log(number, status, _recorded(query), reply)
         return not close
+
+    def cut(self):
+        """Shut the connection down, waking a read or a send that waits."""
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
 
     def _serve(self, oracle, session, number, headers):
         """Read, check and answer one counted request: (status, the query
@@ -216,7 +261,10 @@ class _Connection(socketserver.BaseRequestHandler):
             return 413, b"null", {"error": "body of %s bytes; at most %d here"
                                   % (text[:20].decode("ascii"), session.max_body)}, True
         if headers.get(b"expect", b"").lower() == b"100-continue":
-            self._write(b"HTTP/1.1 100 Continue\r\n\r\n")
+            try:
+                self._write(b"HTTP/1.1 100 Continue\r\n\r\n")
+            except OSError:                 # the client left: its fault, not ours
+                return 400, b"null", {"error": "the connection closed before the body"}, True
         while len(self.buf) - self.pos < length:
             try:
                 self._fill()
@@ -249,21 +297,15 @@ class _Connection(socketserver.BaseRequestHandler):
                        b"Connection: close\r\n" if close else b"", body))
 
     def _write(self, data):
-        """Send `data`; OSError when the client leaves it unread: one send()
-        waits SEND_TIMEOUT at most, and all of them twice that."""
-        sent = self.sock.send(data)         # the whole of it, nearly always
-        if sent < len(data):
-            deadline, rest = time.monotonic() + SEND_TIMEOUT, memoryview(data)[sent:]
-            while rest:
-                if time.monotonic() > deadline:
-                    raise TimeoutError("a reply left unread for %g s" % SEND_TIMEOUT)
-                rest = rest[self.sock.send(rest):]
+        """Send `data`; OSError when the client leaves it unread for the idle
+        timeout, or the session's end cuts the connection."""
+        self.sock.sendall(data)
 
     def _fill(self):
         """Receive more bytes; _Silent when the client closed or stalled."""
         try:
             chunk = self.sock.recv(RECV_BYTES)
-        except BlockingIOError:             # SO_RCVTIMEO ran out
+        except TimeoutError:                # the idle timeout ran out
             raise _Silent(stalled=True) from None
         except OSError:
             chunk = b""                     # reset by the client: closed
@@ -326,11 +368,6 @@ def _headers(block):
             raise _Refused(400, "more than one %s header" % name.decode("ascii"))
         headers[name] = value.strip(b" \t")
     return headers
-
-
-def _timeval(seconds):
-    """`seconds` as a struct timeval, for SO_RCVTIMEO and SO_SNDTIMEO."""
-    return struct.pack("@ll", int(seconds), int(seconds % 1 * 1e6))
 
 
 def _as_text(body):
@@ -405,22 +442,18 @@ class Oracle:
         return token
 
     def close(self, token):
-        """Close a session and return it: later requests with its token are
-        refused. Waits up to CLOSE_WAIT seconds for requests already counted
-        to be answered, so the counts and the digest are complete."""
+        """Close a session and return it, its counts and transcript final:
+        later requests with its token are refused, and those still open are
+        cut off and recorded (Session.end), within CLOSE_WAIT seconds."""
         with self._lock:
             session = self._sessions.pop(token)
-        with session._idle:
-            session._idle.wait_for(lambda: session._busy == 0, timeout=CLOSE_WAIT)
+        session.end()
         return session
 
-    def _admit(self, token):
+    def _admit(self, token, connection):
         """Count a request for `token`: (session, its number) or (None, 0)."""
         with self._lock:
             session = self._sessions.get(token)
             if session is None:
                 return None, 0
-            session.tests += 1
-            with session._idle:
-                session._busy += 1
-            return session, session.tests
+            return session, session._admit(connection)

@@ -28,6 +28,33 @@ _CANONICAL = json.JSONEncoder(separators=(",", ":"), sort_keys=True, ensure_asci
                               allow_nan=False)   # made once: json.dumps makes one a call
 
 
+def _no_constant(name):
+    raise ValueError("%s is not JSON" % name)
+
+
+def _finite(text):
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError("%s is out of a float's range" % text[:20])
+    return value
+
+
+_STRICT = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite)
+
+
+def strict_json(data):
+    """The value of JSON text (str, or bytes in UTF-8), strictly: no NaN or
+    Infinity, no number beyond a float's range such as 1e999. ValueError
+    for anything else, nesting too deep for the parser included."""
+    try:
+        text = data.decode("utf-8") if isinstance(data, bytes) else data
+        return _STRICT.decode(text)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+    except UnicodeDecodeError as e:
+        raise ValueError("not UTF-8: %s" % e) from None
+
+
 def canonical(obj):
     """The canonical JSON bytes of `obj`: sorted keys, no spaces, UTF-8."""
     return _CANONICAL.encode(obj).encode("utf-8")
