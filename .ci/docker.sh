@@ -15,7 +15,9 @@
 # compose.yaml` where only Compose v1 exists) and checks: the grader exits 0;
 # result.json as the second command prints it is byte-identical to
 # grader/local.py's; the worker runs on core 0 and the grader on core 1, read
-# from /proc/1/status inside the running containers; the worker's image holds no
+# from /proc/1/status inside the running containers; the worker's container has
+# no route but the internal network's (read from /proc/net/route inside it), and
+# that network is internal; the worker's image holds no
 # instance file and no grader code; after `down --volumes` a second `up` starts
 # with a fresh volume and gives the same bytes.
 #
@@ -215,6 +217,9 @@ while kill -0 "$up" 2>/dev/null; do
             [ -n "${live[$id]:-}" ] && continue
             cpus=$(cpus_in "$id" || true)
             [ -n "$cpus" ] && live[$id]=$cpus
+            if [ "$service" = worker ] && [ ! -s "$WORK/worker-routes" ]; then
+                docker exec "$id" cat /proc/net/route >"$WORK/worker-routes" 2>/dev/null || true
+            fi
         done
     done
     sleep 0.05
@@ -258,6 +263,16 @@ for service in worker grader; do
     [ "$cpuset" = "$want" ] || fail "the $service container's cpuset is '$cpuset', not $want"
     pass "${service}_cpus" "$cpus"
     say "${service}_cpus_read" "$how; its container's cpuset: $cpuset"
+done
+
+[ -s "$WORK/worker-routes" ] || fail "could not read /proc/net/route inside the running worker"
+default=$(awk 'NR > 1 && $2 == "00000000"' "$WORK/worker-routes")
+[ -z "$default" ] || fail "the worker's container has a default route: $default"
+pass worker_default_route "none ($(awk 'NR > 1 { printf "%s ", $1 }' "$WORK/worker-routes")only)"
+for network in $(docker inspect -f '{{range $name, $_ := .NetworkSettings.Networks}}{{$name}} {{end}}' "$worker_id"); do
+    internal=$(docker network inspect -f '{{.Internal}}' "$network")
+    [ "$internal" = true ] || fail "the worker's network $network is not internal"
+    pass worker_network "$network, internal: $internal"
 done
 
 # --- 5. the second command: the result, against the local run's --------------

@@ -19,14 +19,15 @@ import time
 import tomllib
 import traceback
 
+import cheat
 import problem
 from arh_grader import Failure, Oracle, WorkerClient, write_json
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SETTINGS = os.path.join(ROOT, "autoresearch.toml")
 SAMPLE = os.path.join(ROOT, "sample", "items.jsonl")
-SUSPECT_BITS = 20.0     # saved bits at which a run is flagged (p <= 2**-20 if honest)
 DIGITS = 6              # decimals kept of every float in the result
+CONSOLE_CHARS = 4000    # characters of a message printed at most
 
 
 def load_settings(path=SETTINGS):
@@ -111,6 +112,8 @@ def item_entry(index, item, session):
         "query_bytes": session.query_bytes, "answer_bytes": session.answer_bytes,
         "bound": _round(bound), "bound_ratio": _round(bound / item["baseline"]),
         "surprise": _round(problem.surprise(item["priors"], item["defectives"])),
+        "count_surprise": _round(problem.count_surprise(item["priors"], item["defectives"])),
+        "defective_count": len(item["defectives"]),
         "transcript": session.digest,
     }
 
@@ -126,15 +129,15 @@ def summarize(entries, failure=None):
               "information_floor": None,
               "query_bytes": sum(e["query_bytes"] for e in entries),
               "answer_bytes": sum(e["answer_bytes"] for e in entries),
-              "saved_bits": None, "suspect": False, "families": {}}
+              "families": {}}
+    result.update(cheat.statistics([]))
     if failure is not None or not entries:
         return result
-    saved = sum(e["surprise"] - e["tests"] for e in entries)
     result.update(relative_tests=_round(statistics.fmean(e["score"] for e in entries)),
                   tests=_round(statistics.fmean(e["tests"] for e in entries)),
                   entropy_bound=_round(statistics.fmean(e["bound_ratio"] for e in entries)),
-                  information_floor=_floor(entries),
-                  saved_bits=_round(saved), suspect=saved >= SUSPECT_BITS)
+                  information_floor=_floor(entries))
+    result.update(cheat.statistics(entries))
     for family in problem.FAMILIES:
         mine = [e for e in entries if e["family"] == family]
         if mine:
@@ -159,14 +162,17 @@ def evaluate(items, *, oracle, worker, instance_timeout, run_timeout,
     started = time.monotonic()
     entries = []
     try:
-        worker.wait_healthy(timeout=start_timeout)
+        worker.wait_healthy(timeout=min(start_timeout, run_timeout))
         for index, item in enumerate(items):
             left = run_timeout - (time.monotonic() - started)
             if left <= 0:
-                raise Failure("timeout", "the run's deadline of %.0f s passed" % run_timeout,
+                raise Failure("timeout", "the run's deadline of %g s passed" % run_timeout,
                               index)
             session, failure = solve_one(index, item, oracle=oracle, worker=worker,
                                          timeout=min(instance_timeout, left))
+            if failure is not None and failure.kind == "timeout" and left < instance_timeout:
+                failure.message = "the run's deadline of %g s passed during this instance" \
+                    % run_timeout
             if transcripts:
                 _write_transcript(transcripts, index, session)
             entry = item_entry(index, item, session)
@@ -193,19 +199,30 @@ def summary_lines(result):
     lines = ["status: %s" % result["status"], "kind: %s" % (result["kind"] or "none")]
     if result["status"] != "valid":
         lines.append("instance: %s" % ("none" if result["index"] is None else result["index"]))
-        lines.append("message: %s" % result["message"].replace("\n", "\n    "))
+        lines.append("message: %s" % printable(result["message"]).replace("\n", "\n    "))
         return lines
     for key in ("relative_tests", "information_floor", "entropy_bound", "tests",
-                "instances", "saved_bits", "suspect"):
+                "instances", "saved_bits", "weighted_saved_bits", "max_saved_bits",
+                "cheat_bits", "suspect"):
         lines.append("%s: %s" % (key, json.dumps(result[key])))
     for family, row in result["families"].items():
         for key in ("relative_tests", "information_floor", "entropy_bound"):
             lines.append("%s.%s: %s" % (key, family, row[key]))
     if result["suspect"]:
-        lines.append("warning: the tester saved %.1f bits over the information bound; an "
-                     "honest tester does that with probability under 2**-20"
-                     % result["saved_bits"])
+        lines.append("warning: the tester saved more bits below the information its "
+                     "instances hold than an honest tester does with probability 2**-%.1f"
+                     % result["cheat_bits"])
     return lines
+
+
+def printable(text, *, limit=CONSOLE_CHARS):
+    """`text` safe for any console: characters that are not printable (control
+    characters, lone surrogates) escaped, line ends kept, and cut to `limit`
+    characters with the number cut said."""
+    if len(text) > limit:
+        text = "%s ... [%d characters cut] ... %s" % (
+            text[:limit // 4], len(text) - limit, text[-(limit - limit // 4):])
+    return "".join(c if c.isprintable() or c == "\n" else ascii(c)[1:-1] for c in text)
 
 
 def exit_status(result):
@@ -279,6 +296,7 @@ def main(argv=None):
     parser.add_argument("--oracle-host", default="0.0.0.0")
     parser.add_argument("--oracle-port", type=int, default=8081)
     args = parser.parse_args(argv)
+    sys.stdout.reconfigure(errors="backslashreplace")   # a console of any encoding
 
     def evaluate_with(items, settings):
         oracle = Oracle(check=problem.check_query, answer=problem.answer_query,

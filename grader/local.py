@@ -13,20 +13,29 @@ the set or the grader failed. The worker runs on core 0 and this process on
 core 1 where the machine has two; the worker and anything it started are
 killed when the run ends, however it ends.
 
-With --repeat N the evaluation runs N times, each with a fresh worker, and
-the last line says "deterministic: N runs, identical transcripts" or names
-the first instance whose transcripts differ ("nondeterministic: instance I
-(transcripts differ between runs 1 and K)", exit status 1); with
---transcripts DIR as well, run K's transcripts go to DIR/run-K to compare.
+With --repeat N the evaluation runs N times, each with a fresh worker in a
+fresh temporary working directory (its TMPDIR too), and compares each
+instance's tests, invalid tests and transcript. The last line says
+"deterministic: N runs, identical counts and transcripts" or names the first
+instance that differs ("nondeterministic: instance I (tests differ between
+runs 1 and K: 82 and 81)", exit status 1); with --transcripts DIR as well,
+run K's transcripts go to DIR/run-K to compare.
+
+One run at a time writes to an output folder: a second local.py on the same
+--out refuses while the first runs (exit status 2). The worker exits within
+a second of this process's death, SIGKILL included.
 """
 
 import argparse
+import fcntl
 import itertools
 import os
 import queue
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 
 import grade
@@ -36,6 +45,7 @@ from arh_grader import Failure, Oracle, WorkerClient
 WORKER = os.path.join(grade.ROOT, "harness", "worker.py")
 TESTER = os.path.join(grade.ROOT, "src", "tester.py")
 LISTENING = "worker: listening on "
+REAP_WAIT = 5.0          # seconds to wait for a killed worker to be reaped
 
 
 def pin(pid, core):
@@ -47,21 +57,23 @@ def pin(pid, core):
             pass
 
 
-def start_worker(*, oracle_url, tester, timeout, quiet=False):
+def start_worker(*, oracle_url, tester, timeout, quiet=False, cwd=None):
     """Start harness/worker.py on a free loopback port; (process, URL).
 
     The worker's stderr is forwarded to ours once it listens; its stdout
     (what the tester prints) goes to our stderr as well, keeping stdout for
     the summary. With `quiet` both are dropped: a failing tester's traceback
     is in the result's message anyway. Failure `no_answer` if it does not
-    listen within `timeout`.
+    listen within `timeout`. The worker runs in `cwd` (default: this
+    process's), with TMPDIR set to it, and exits when this process dies.
     """
+    cwd = cwd or os.getcwd()
     env = dict(os.environ, AR_ORACLE_URL=oracle_url, AR_WORKER_HOST="127.0.0.1",
                AR_WORKER_PORT="0", AR_TESTER=os.path.abspath(tester),
-               PYTHONDONTWRITEBYTECODE="1")
+               AR_PARENT_PID=str(os.getpid()), TMPDIR=cwd, PYTHONDONTWRITEBYTECODE="1")
     proc = subprocess.Popen([sys.executable, "-u", WORKER], env=env, stdin=subprocess.DEVNULL,
                             stdout=subprocess.DEVNULL if quiet else sys.stderr.fileno(),
-                            stderr=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=cwd,
                             start_new_session=True)
     pin(proc.pid, 0)
     lines = queue.Queue()
@@ -89,19 +101,17 @@ def start_worker(*, oracle_url, tester, timeout, quiet=False):
 
 
 def stop_worker(proc):
-    """Kill the worker's whole process group and reap it: SIGTERM, then
-    SIGKILL for whatever of the group is left (a tester's child that ignores
-    SIGTERM). The worker's stderr is closed by the thread reading it, at its
-    end: a process that left the group may hold it open."""
-    for sig, wait in ((signal.SIGTERM, 2.0), (signal.SIGKILL, 5.0)):
-        try:
-            os.killpg(proc.pid, sig)
-        except ProcessLookupError:
-            pass
-        try:
-            proc.wait(timeout=wait)
-        except subprocess.TimeoutExpired:
-            pass
+    """Kill the worker's whole process group (SIGKILL: it keeps nothing worth
+    saving) and reap it. The worker's stderr is closed by the thread reading
+    it, at its end: a process that left the group may hold it open."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    try:
+        proc.wait(timeout=REAP_WAIT)
+    except subprocess.TimeoutExpired:
+        pass
 
 
 def evaluate_local(items, *, tester, settings, transcripts=None, progress=None,
@@ -112,10 +122,11 @@ def evaluate_local(items, *, tester, settings, transcripts=None, progress=None,
                     record=bool(transcripts),
                     idle_timeout=settings["instance_timeout_s"] + 5).start()
     proc = None
+    home = tempfile.mkdtemp(prefix="worker-")       # the worker's cwd and TMPDIR
     try:
         try:
             proc, url = start_worker(oracle_url=oracle.url, tester=tester, quiet=quiet,
-                                     timeout=settings["worker_start_timeout_s"])
+                                     timeout=settings["worker_start_timeout_s"], cwd=home)
         except Failure as failure:
             return grade.summarize([], failure)
         return grade.evaluate(items, oracle=oracle, worker=WorkerClient(url),
@@ -127,17 +138,41 @@ def evaluate_local(items, *, tester, settings, transcripts=None, progress=None,
         if proc is not None:
             stop_worker(proc)
         oracle.stop()
+        shutil.rmtree(home, ignore_errors=True)
+
+
+COMPARED = ("tests", "invalid_tests", "transcript")   # what --repeat compares, in order
 
 
 def first_difference(runs):
-    """(instance index, run number) of the first transcript that differs
-    from run 1's, earliest instance first; None if all are identical."""
+    """The first difference between run 1 and another, earliest instance
+    first, as a line to print; None if every run has the same instances with
+    the same COMPARED values."""
     for entries in itertools.zip_longest(*(run["items"] for run in runs)):
+        first = entries[0]
         for k, entry in enumerate(entries[1:], 2):
-            if entry is None or entries[0] is None or \
-                    entry["transcript"] != entries[0]["transcript"]:
-                return (entries[0] or entry)["index"], k
+            if entry is None or first is None:
+                return ("instance %d (graded in only one of runs 1 and %d)"
+                        % ((first or entry)["index"], k))
+            for key in COMPARED:
+                if entry[key] != first[key]:
+                    return ("instance %d (%s differ between runs 1 and %d: %s and %s)"
+                            % (first["index"], key.replace("_", " "), k,
+                               first[key], entry[key]))
     return None
+
+
+def lock_output(folder):
+    """Hold `folder`'s lock for this process's life; False if another run
+    holds it."""
+    os.makedirs(folder, exist_ok=True)
+    fd = os.open(os.path.join(folder, ".lock"), os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return False
+    return True
 
 
 def main(argv=None):
@@ -153,8 +188,18 @@ def main(argv=None):
     parser.add_argument("--repeat", type=grade.positive(int), default=1, metavar="N",
                         help="run N times with fresh workers and compare the transcripts")
     args = parser.parse_args(argv)
+    sys.stdout.reconfigure(errors="backslashreplace")   # a console of any encoding
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     pin(0, 1)
+    try:
+        locked = lock_output(args.out)
+    except OSError as e:
+        sys.stderr.write("local: cannot use %r for the result: %s\n" % (args.out, e.strerror))
+        return 2
+    if not locked:
+        sys.stderr.write("local: another run is writing to %r; wait for it to end, or give "
+                         "--out another folder\n" % args.out)
+        return 2
 
     runs = []
 
@@ -180,10 +225,9 @@ def main(argv=None):
     if args.repeat > 1 and len(runs) == args.repeat:
         differ = first_difference(runs)
         if differ is not None:
-            print("nondeterministic: instance %d (transcripts differ between runs 1 and %d)"
-                  % differ)
+            print("nondeterministic: %s" % differ)
             return 1
-        print("deterministic: %d runs, identical transcripts" % args.repeat)
+        print("deterministic: %d runs, identical counts and transcripts" % args.repeat)
     if result["status"] == "valid":
         return 0
     return 2 if grade.exit_status(result) else 1

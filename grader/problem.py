@@ -175,6 +175,29 @@ def surprise(priors, defectives):
     return (math.log(-math.expm1(_ln_none(priors))) - ln_p) / LN2
 
 
+def count_surprise(priors, defectives):
+    """-log2 P(this defective set | as many defectives as it has), in bits:
+    the surprise left once the count is known. P(count = k) comes from the
+    Poisson-binomial recursion over the items."""
+    k = len(defectives)
+    dist = [1.0] + [0.0] * k            # P(j defectives among the items so far)
+    for p in priors:
+        for j in range(k, 0, -1):
+            dist[j] = dist[j] * (1.0 - p) + dist[j - 1] * p
+        dist[0] *= 1.0 - p
+    chosen = set(defectives)
+    ln_p = math.fsum(math.log(p) if i in chosen else math.log1p(-p)
+                     for i, p in enumerate(priors))
+    return (math.log(dist[k]) - ln_p) / LN2
+
+
+def splitting_estimate(n, count):
+    """An estimate of binary splitting's tests on n items with `count`
+    defectives, from n and the count alone: one test to end, and for each
+    defective one test of what is left and a halving of it."""
+    return 1.0 + math.fsum(1.0 + math.log2(n - j) for j in range(count))
+
+
 # ---- the instance ----------------------------------------------------------
 
 def check_instance(item):

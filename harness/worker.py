@@ -14,7 +14,9 @@ only.
 
 Settings come from the environment: AR_ORACLE_URL, AR_WORKER_HOST (default
 0.0.0.0), AR_WORKER_PORT (default 8080; 0 picks a free port), AR_TESTER (the
-tester's file, default src/tester.py beside harness/).
+tester's file, default src/tester.py beside harness/), AR_PARENT_PID (when
+set, the worker kills its process group as soon as that process is no longer
+its parent: it does not outlive grader/local.py).
 """
 
 import http.server
@@ -22,9 +24,11 @@ import importlib.util
 import json
 import os
 import reprlib
+import signal
 import socket
 import sys
 import threading
+import time
 import traceback
 import urllib.parse
 
@@ -37,6 +41,7 @@ REQUEST_TIMEOUT = 60.0   # seconds a connection may take to send each part of a 
 ORACLE_TIMEOUT = 120.0   # seconds to wait for one oracle reply
 MAX_HEAD = 65536         # bytes of the head of the oracle's reply read at most
 RECV_BYTES = 65536       # bytes asked of the socket at a time
+PARENT_POLL = 0.2        # seconds between two looks at whether the parent lives
 
 
 _COMPACT = json.JSONEncoder(separators=(",", ":")).encode   # made once, not per test
@@ -330,7 +335,21 @@ class Worker(http.server.ThreadingHTTPServer):
         return 200, {"answer": answer}
 
 
+def watch_parent(pid):
+    """End this process and its group once `pid` is no longer its parent
+    (it died, SIGKILL included, and the process was handed to another)."""
+    def watch():
+        while os.getppid() == pid:
+            time.sleep(PARENT_POLL)
+        if os.getpgrp() == os.getpid():      # the group's leader: the tester's children too
+            os.killpg(os.getpgrp(), signal.SIGKILL)
+        os._exit(1)
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def main(argv=None):
+    if os.environ.get("AR_PARENT_PID"):
+        watch_parent(int(os.environ["AR_PARENT_PID"]))
     url = os.environ.get("AR_ORACLE_URL", "http://127.0.0.1:8081/")
     host = os.environ.get("AR_WORKER_HOST", "0.0.0.0")
     port = int(os.environ.get("AR_WORKER_PORT", "8080"))

@@ -185,6 +185,14 @@ class ComposeTest(unittest.TestCase):
         self.assertIn('cpuset: "0"', service_block("worker"))
         self.assertIn('cpuset: "1"', service_block("grader"))
 
+    def test_both_sides_sit_on_one_internal_network_only(self):
+        for name in ("worker", "grader"):
+            with self.subTest(service=name):
+                self.assertIn("networks: [inner]", service_block(name))
+        top = read("compose.yaml").split("\nnetworks:\n", 1)[1].split("\nvolumes:", 1)[0]
+        self.assertEqual([line.split("#")[0].rstrip() for line in top.splitlines()],
+                         ["  inner:", "    internal: true"])
+
     def test_only_the_grader_mounts_the_result_volume(self):
         self.assertIn("- result:/result", service_block("grader"))
         self.assertFalse([line for line in service_block("worker") if "volumes" in line])

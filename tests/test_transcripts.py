@@ -69,7 +69,8 @@ class TranscriptTest(unittest.TestCase):
     def test_repeat_says_the_shipped_tester_is_deterministic(self):
         status, stdout, stderr, result = self.run_local("--repeat", "2")
         self.assertEqual(status, 0, stderr)
-        self.assertEqual(stdout.splitlines()[-1], "deterministic: 2 runs, identical transcripts")
+        self.assertEqual(stdout.splitlines()[-1],
+                         "deterministic: 2 runs, identical counts and transcripts")
         self.assertEqual(result["status"], "valid")
 
     def test_repeat_names_the_instance_of_a_nondeterministic_tester(self):
@@ -82,8 +83,10 @@ class TranscriptTest(unittest.TestCase):
         status, stdout, _, result = self.run_local("--repeat", "2", "--transcripts",
                                                    transcripts, tester=tester)
         self.assertEqual(status, 1)
+        tests = result["items"][2]["tests"]         # run 1's; run 2 made one more
         self.assertEqual(stdout.splitlines()[-1],
-                         "nondeterministic: instance 2 (transcripts differ between runs 1 and 2)")
+                         "nondeterministic: instance 2 (tests differ between runs 1 and 2: "
+                         "%d and %d)" % (tests, tests + 1))
         self.assertEqual(result["status"], "valid")
         for index in range(LIMIT):
             name = "instance-%04d.jsonl" % index
@@ -96,15 +99,25 @@ class TranscriptTest(unittest.TestCase):
                     self.assertEqual(first, second)
 
     def test_first_difference(self):
-        def run(*digests):
-            return {"items": [{"index": i, "transcript": d} for i, d in enumerate(digests)]}
+        def run(*entries):          # each entry: "digest", or (tests, invalid, "digest")
+            entries = [(5, 0, e) if type(e) is str else e for e in entries]
+            return {"items": [{"index": i, "tests": t, "invalid_tests": v, "transcript": d}
+                              for i, (t, v, d) in enumerate(entries)]}
         cases = [
             ([run("a", "b"), run("a", "b")], None),
-            ([run("a", "b"), run("a", "c")], (1, 2)),
-            ([run("a", "b"), run("a", "b"), run("x", "b")], (0, 3)),
-            ([run("a", "b"), run("a", "c"), run("x", "b")], (0, 3)),
-            ([run("a"), run("a", "b")], (1, 2)),                 # one run stopped early
-            ([run("a", "b"), run("a")], (1, 2)),
+            ([run("a", "b"), run("a", "c")],
+             "instance 1 (transcript differ between runs 1 and 2: b and c)"),
+            ([run("a", "b"), run("a", "b"), run("x", "b")],
+             "instance 0 (transcript differ between runs 1 and 3: a and x)"),
+            ([run("a", "b"), run("a", "c"), run("x", "b")],
+             "instance 0 (transcript differ between runs 1 and 3: a and x)"),
+            ([run("a"), run("a", "b")], "instance 1 (graded in only one of runs 1 and 2)"),
+            ([run("a", "b"), run("a")], "instance 1 (graded in only one of runs 1 and 2)"),
+            # a request cut off at the session's end: counted, the same transcript
+            ([run("a", (82, 0, "b")), run("a", (83, 0, "b"))],
+             "instance 1 (tests differ between runs 1 and 2: 82 and 83)"),
+            ([run((9, 1, "a")), run((9, 2, "a"))],
+             "instance 0 (invalid tests differ between runs 1 and 2: 1 and 2)"),
         ]
         for runs, expected in cases:
             with self.subTest(runs=runs):

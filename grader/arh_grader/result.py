@@ -7,6 +7,7 @@ import os
 SUBMISSION_KINDS = ("wrong", "oracle_cap", "no_answer", "schema", "timeout")
 PLATFORM_KINDS = ("invalid_set", "grader_error")
 KINDS = SUBMISSION_KINDS + PLATFORM_KINDS
+MESSAGE_CHARS = 8000    # characters of a message kept at most: its start and its end
 
 
 class Failure(Exception):
@@ -16,6 +17,10 @@ class Failure(Exception):
     def __init__(self, kind, message, index=None):
         if kind not in KINDS:
             raise ValueError("unknown kind %r" % (kind,))
+        if len(message) > MESSAGE_CHARS:
+            keep = MESSAGE_CHARS // 4
+            message = "%s\n... [%d characters cut] ...\n%s" % (
+                message[:keep], len(message) - MESSAGE_CHARS, message[-(MESSAGE_CHARS - keep):])
         super().__init__(message)
         self.kind, self.message, self.index = kind, message, index
 

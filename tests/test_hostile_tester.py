@@ -1,0 +1,300 @@
+"""Testers that attack the harness from inside the worker's process get the
+verdict their behaviour earns, each run through grader/local.py as a real
+process: a raw `Expect: 100-continue` request reset by the client, a /solve
+or /health reply trickled or never ended, text no console can print, a
+killed local.py, two runs on one folder, state kept in the temporary
+directory."""
+
+import http.server
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import unittest
+
+import support
+from support import grade
+from arh_grader import WorkerClient
+from arh_grader.result import MESSAGE_CHARS
+
+GRACE = 2.0          # seconds past a deadline within which a run has ended
+WAIT = 30.0          # seconds a test waits for something that takes well under one
+
+EXPECT_RESET = r'''
+import socket, struct
+
+def find(n, priors, test):
+    oracle = test.__self__                  # the worker's connection to the oracle
+    head = ("POST / HTTP/1.1\r\nAuthorization: %s\r\nContent-Length: 10\r\n"
+            "Expect: 100-continue\r\n\r\n" % oracle.headers["Authorization"]).encode()
+    for _ in range(20):
+        sock = socket.create_connection(oracle.address)
+        sock.sendall(head)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        sock.close()                        # a reset, before the 100 Continue
+    test([0])
+    return []                               # wrong: every instance has a defective
+'''
+
+# The worker is the __main__ module of its process: a tester can rewrite it.
+TRICKLE_SOLVE = r'''
+import sys, time
+worker = sys.modules["__main__"]
+
+def do_POST(self):
+    self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Length: 200\r\n\r\n")
+    for _ in range(200):
+        time.sleep(0.25)
+        self.wfile.write(b" ")
+
+worker.Handler.do_POST = do_POST
+
+def find(n, priors, test):
+    return []
+'''
+
+NEVER_ENDS = TRICKLE_SOLVE.replace(
+    "for _ in range(200):\n        time.sleep(0.25)\n        self.wfile.write(b\" \")",
+    "time.sleep(3600)")
+
+TRICKLE_HEALTH = r'''
+import sys, time
+worker = sys.modules["__main__"]
+
+def do_GET(self):
+    self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n")
+    for _ in range(100):
+        time.sleep(0.25)
+        self.wfile.write(b" ")
+
+worker.Handler.do_GET = do_GET
+
+def find(n, priors, test):
+    return []
+'''
+
+UNPRINTABLE = r'''
+def find(n, priors, test):
+    raise ValueError("x" * 3_000_000 + "\ud800 lone, \x1b[2J cleared, \x00 nul")
+'''
+
+SPIN = r'''
+import os
+with open(os.environ["PID_FILE"], "w") as f:
+    f.write(str(os.getpid()))
+
+def find(n, priors, test):
+    while True:
+        pass
+'''
+
+TMPDIR_STATE = r'''
+import os, random, tempfile
+path = os.path.join(tempfile.gettempdir(), "choice")
+if not os.path.exists(path):
+    with open(path, "w") as f:
+        f.write(str(random.randrange(1 << 30)))
+with open(path) as f:
+    SEED = int(f.read())
+
+def find(n, priors, test):
+    order = list(range(n))
+    random.Random(SEED).shuffle(order)
+    found, left = [], order
+    while left and test(left):
+        pool = left
+        while len(pool) > 1:
+            half = pool[:len(pool) // 2]
+            pool = half if test(half) else pool[len(pool) // 2:]
+        found.append(pool[0])
+        left = [i for i in left if i != pool[0]]
+    return sorted(found)
+'''
+
+
+def run_local(case, source, *options, env=None):
+    """local.py on `source` in a real process: (status, stdout, stderr,
+    result, seconds)."""
+    tester = support.write(case, "tester.py", source)
+    out = os.path.join(os.path.dirname(tester), "out")
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "grader/local.py", "--tester", tester, "--out", out,
+                           *options], cwd=support.ROOT, capture_output=True, timeout=300,
+                          stdin=subprocess.DEVNULL, env=dict(os.environ, **(env or {})))
+    elapsed = time.monotonic() - started
+    with open(os.path.join(out, "result.json")) as f:
+        result = json.load(f)
+    return (done.returncode, done.stdout.decode("utf-8", "replace"),
+            done.stderr.decode("utf-8", "replace"), result, elapsed)
+
+
+class VerdictTest(unittest.TestCase):
+    def test_a_reset_after_expect_is_the_tester_s_and_a_wrong_answer_is_wrong(self):
+        status, stdout, stderr, result, _ = run_local(self, EXPECT_RESET, "--limit", "2")
+        self.assertEqual((status, result["kind"], result["index"]), (1, "wrong", 0), stderr)
+        self.assertEqual(result["items"][0]["tests"], 21)           # 20 resets and one test
+        self.assertEqual(result["items"][0]["invalid_tests"], 20)
+
+    def test_a_trickled_solve_reply_times_out_at_the_deadline(self):
+        for name, source in (("trickle", TRICKLE_SOLVE), ("never ends", NEVER_ENDS)):
+            with self.subTest(name):
+                status, stdout, _, result, elapsed = run_local(
+                    self, source, "--limit", "1", "--instance-timeout", "1")
+                self.assertEqual((status, result["kind"]), (1, "timeout"))
+                self.assertEqual(result["message"], "no answer within 1.0 s")
+                self.assertLess(elapsed, 1 + GRACE + 3)     # + the worker's start and stop
+                self.assertEqual(support.lines_of(stdout)["kind"], "timeout")
+
+    def test_a_trickled_health_reply_fails_the_start(self):
+        status, stdout, _, result, elapsed = run_local(
+            self, TRICKLE_HEALTH, "--limit", "1", "--start-timeout", "1")
+        self.assertEqual((status, result["kind"]), (1, "no_answer"))
+        self.assertIn("was not healthy within 1 s", result["message"])
+        self.assertLess(elapsed, 1 + GRACE + 3)
+
+    def test_text_no_console_can_print_is_printed_escaped_and_cut(self):
+        status, stdout, stderr, result, _ = run_local(
+            self, UNPRINTABLE, "--limit", "1", env={"PYTHONIOENCODING": "ascii"})
+        self.assertEqual((status, result["kind"]), (1, "no_answer"), stderr[-500:])
+        self.assertIn("\ud800 lone, \x1b[2J cleared", result["message"])
+        self.assertIn("\\ud800 lone, \\x1b[2J cleared, \\x00 nul", stdout)
+        self.assertNotIn("\x1b", stdout)
+        self.assertLess(len(stdout), 2 * grade.CONSOLE_CHARS)
+        self.assertEqual(stdout.splitlines()[-1][:8], "result: ")
+
+    def test_a_message_of_megabytes_is_kept_and_printed_cut(self):
+        text = "a" * 3_000_000 + "\ud800\x07" + "z" * 10
+        failure = grade.Failure("no_answer", text)
+        self.assertEqual(len(failure.message), MESSAGE_CHARS + len(
+            "\n... [%d characters cut] ...\n" % (len(text) - MESSAGE_CHARS)))
+        self.assertTrue(failure.message.endswith("\ud800\x07" + "z" * 10))
+        shown = grade.printable(failure.message)
+        self.assertTrue(shown.endswith("\\ud800\\x07" + "z" * 10))
+        self.assertIn("characters cut", shown)
+        self.assertLess(len(shown), grade.CONSOLE_CHARS + 100)
+        shown.encode("ascii")                           # prints on any console
+
+
+class SilentWorker(http.server.BaseHTTPRequestHandler):
+    """Healthy at once; a /solve it reads and never answers."""
+
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        self.send_response(200)
+        self.send_header("Content-Length", "2")
+        self.end_headers()
+        self.wfile.write(b"{}")
+
+    def do_POST(self):
+        self.server.done.wait(WAIT)
+
+
+class RunDeadlineTest(unittest.TestCase):
+    def test_the_run_deadline_holds_during_an_instance(self):
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), SilentWorker)
+        server.daemon_threads, server.done = True, threading.Event()
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        self.addCleanup(server.server_close)
+        self.addCleanup(server.shutdown)
+        self.addCleanup(server.done.set)
+        oracle = support.start_oracle(self)
+        items = grade.load_set(support.SAMPLE)[:3]
+        started = time.monotonic()
+        result = grade.evaluate(items, oracle=oracle,
+                                worker=WorkerClient("http://127.0.0.1:%d" % server.server_port),
+                                instance_timeout=60, run_timeout=1, start_timeout=60)
+        self.assertLess(time.monotonic() - started, 1 + GRACE)
+        self.assertEqual((result["kind"], result["index"]), ("timeout", 0))
+        self.assertEqual(result["message"], "the run's deadline of 1 s passed during this instance")
+
+
+class LeftoversTest(unittest.TestCase):
+    def test_the_worker_dies_with_a_killed_local_py(self):
+        folder = support.tmpdir(self)
+        tester, pid_file = os.path.join(folder, "tester.py"), os.path.join(folder, "pid")
+        with open(tester, "w") as f:
+            f.write(SPIN)
+        proc = subprocess.Popen([sys.executable, "grader/local.py", "--tester", tester,
+                                 "--out", os.path.join(folder, "out")], cwd=support.ROOT,
+                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, env=dict(os.environ, PID_FILE=pid_file))
+        self.addCleanup(proc.wait)
+        self.addCleanup(proc.kill)
+        worker = wait_for_pid(pid_file)
+        self.addCleanup(kill_quietly, worker)
+        time.sleep(0.5)                                     # find is spinning now
+        proc.kill()
+        started = time.monotonic()
+        while alive(worker) and time.monotonic() - started < WAIT:
+            time.sleep(0.05)
+        print("\nleftovers: the worker ended %.2f s after local.py was killed"
+              % (time.monotonic() - started), file=sys.stderr)
+        self.assertFalse(alive(worker))
+
+    def test_a_second_run_on_the_same_folder_refuses(self):
+        folder = support.tmpdir(self)
+        tester, pid_file = os.path.join(folder, "tester.py"), os.path.join(folder, "pid")
+        out = os.path.join(folder, "out")
+        with open(tester, "w") as f:
+            f.write(SPIN)
+        first = subprocess.Popen([sys.executable, "grader/local.py", "--tester", tester,
+                                  "--out", out], cwd=support.ROOT, stdin=subprocess.DEVNULL,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                 env=dict(os.environ, PID_FILE=pid_file))
+        self.addCleanup(first.wait)
+        self.addCleanup(first.kill)
+        self.addCleanup(kill_quietly, wait_for_pid(pid_file))
+        status, stdout, stderr = support.run_command(
+            self, "grader/local.py", "--tester", support.SHIPPED, "--out", out)
+        self.assertEqual(status, 2)
+        self.assertEqual(stderr, "local: another run is writing to %r; wait for it to end, "
+                                 "or give --out another folder\n" % out)
+        self.assertFalse(os.path.exists(os.path.join(out, "result.json")))
+
+
+class RepeatTest(unittest.TestCase):
+    def test_state_kept_in_the_temporary_directory_is_not_carried_over(self):
+        status, stdout, stderr, result, _ = run_local(
+            self, TMPDIR_STATE, "--limit", "3", "--repeat", "2")
+        self.assertEqual(result["status"], "valid", stderr[-500:])
+        self.assertEqual(status, 1)
+        self.assertRegex(stdout.splitlines()[-1],
+                         r"^nondeterministic: instance 0 \((tests|transcript) differ between "
+                         r"runs 1 and 2: ")
+
+
+def wait_for_pid(path):
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        try:
+            with open(path) as f:
+                return int(f.read())
+        except (FileNotFoundError, ValueError):
+            time.sleep(0.05)
+    raise AssertionError("the worker did not start within %g s" % WAIT)
+
+
+def alive(pid):
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().split(") ")[-1][:1] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def kill_quietly(pid):
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+if __name__ == "__main__":
+    unittest.main()
