@@ -16,7 +16,6 @@ import os
 import statistics
 import sys
 import time
-import tomllib
 import traceback
 
 import cheat
@@ -32,6 +31,7 @@ CONSOLE_CHARS = 4000    # characters of a message printed at most
 
 def load_settings(path=SETTINGS):
     """The [grader] table of autoresearch.toml."""
+    import tomllib         # here, so that Python 3.10 reaches the version check
     with open(path, "rb") as f:
         return tomllib.load(f)["grader"]
 
@@ -73,8 +73,8 @@ def solve_one(index, item, *, oracle, worker, timeout):
                         max_body=problem.max_body(n))
     answer = failure = None
     try:
-        answer = worker.solve({"token": token, "n": n, "priors": item["priors"]},
-                              timeout=timeout)
+        answer = worker.solve({"token": token, "n": n, "priors": item["priors"],
+                               "deadline": timeout}, timeout=timeout)
     except Failure as e:
         failure = e
     session = oracle.close(token)
@@ -156,14 +156,16 @@ def _floor(entries):
 
 
 def evaluate(items, *, oracle, worker, instance_timeout, run_timeout,
-             start_timeout, transcripts=None, progress=None):
+             start_timeout, transcripts=None, progress=None, indexes=None):
     """Grade `items` with a started oracle and a worker client; return the
-    result dict. Never raises for the submission's faults."""
+    result dict. `indexes` are the items' places in their set (default 0,
+    1, ...), which the result, the transcripts and the messages use. Never
+    raises for the submission's faults."""
     started = time.monotonic()
     entries = []
     try:
         worker.wait_healthy(timeout=min(start_timeout, run_timeout))
-        for index, item in enumerate(items):
+        for index, item in zip(range(len(items)) if indexes is None else indexes, items):
             left = run_timeout - (time.monotonic() - started)
             if left <= 0:
                 raise Failure("timeout", "the run's deadline of %g s passed" % run_timeout,
@@ -237,28 +239,43 @@ def progress_printer(total, *, every=10, stream=sys.stderr):
 
     def progress(index, entry):
         scores.append(entry["score"])
-        if (index + 1) % every == 0 or index + 1 == total:
+        if len(scores) % every == 0 or len(scores) == total:
             stream.write("progress: %d/%d relative_tests so far %.4f (%.1f s)\n"
-                         % (index + 1, total, statistics.fmean(scores),
+                         % (len(scores), total, statistics.fmean(scores),
                             time.monotonic() - started))
             stream.flush()
     return progress
 
 
+class UsageError(ValueError):
+    """A command line that does not fit the set (an --only past its end)."""
+
+
 def run(argv, *, evaluate_with):
     """Shared by grade.py and local.py: load settings and set, call
-    `evaluate_with(items, settings)` and write the result; returns
-    (result, path). Any fault of the grader's own becomes grader_error."""
+    `evaluate_with(items, settings, indexes)` on the chosen instances and
+    write the result; returns (result, path). Any fault of the grader's own
+    becomes grader_error; UsageError for an --only past the set's end."""
     try:
         settings = load_settings()
         items = load_set(argv.items)
+        indexes = list(range(len(items)))
         if argv.limit is not None:
-            items = items[:argv.limit]
+            indexes = indexes[:argv.limit]
+        if argv.only is not None:
+            past = [k for k in argv.only if k >= len(items)]
+            if past:
+                raise UsageError("--only names instance %d, but %s has %d (0..%d)"
+                                 % (past[0], argv.items, len(items), len(items) - 1))
+            indexes = argv.only
+        items = [items[k] for k in indexes]
         if argv.instance_timeout is not None:
             settings["instance_timeout_s"] = argv.instance_timeout
-        result = evaluate_with(items, settings)
+        result = evaluate_with(items, settings, indexes)
     except Failure as failure:
         result = summarize([], failure)
+    except UsageError:
+        raise
     except Exception:
         result = summarize([], Failure("grader_error", traceback.format_exc(limit=-3)))
     path = os.path.join(argv.out, "result.json")
@@ -279,11 +296,28 @@ def positive(kind):
     return parse
 
 
+def instance_list(text):
+    """An argparse type: "7" or "3,0,12" as a sorted list of distinct
+    instance indexes."""
+    try:
+        indexes = sorted({int(part) for part in text.split(",")})
+    except ValueError:
+        indexes = [-1]
+    if indexes[0] < 0:
+        raise argparse.ArgumentTypeError("must be instance indexes 0, 1, ... separated by "
+                                         "commas, got %r" % text)
+    return indexes
+
+
 def add_common_options(parser):
     parser.add_argument("--items", default=SAMPLE, help="instance set (JSON Lines)")
     parser.add_argument("--instance-timeout", type=positive(float), metavar="SECONDS",
                         help="per-instance deadline (default: autoresearch.toml)")
-    parser.add_argument("--limit", type=positive(int), metavar="N", help="grade the first N only")
+    chosen = parser.add_mutually_exclusive_group()
+    chosen.add_argument("--limit", type=positive(int), metavar="N", help="grade the first N only")
+    chosen.add_argument("--only", type=instance_list, metavar="K[,K...]",
+                        help="grade these instances only (0 is the first), keeping their "
+                             "indexes in the result")
     parser.add_argument("--transcripts", metavar="DIR",
                         help="write each instance's queries and answers here")
 
@@ -298,7 +332,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     sys.stdout.reconfigure(errors="backslashreplace")   # a console of any encoding
 
-    def evaluate_with(items, settings):
+    def evaluate_with(items, settings, indexes):
         oracle = Oracle(check=problem.check_query, answer=problem.answer_query,
                         host=args.oracle_host, port=args.oracle_port,
                         record=bool(args.transcripts),
@@ -310,11 +344,14 @@ def main(argv=None):
                             run_timeout=settings["run_timeout_s"],
                             start_timeout=settings["worker_start_timeout_s"],
                             transcripts=args.transcripts,
-                            progress=progress_printer(len(items)))
+                            progress=progress_printer(len(items)), indexes=indexes)
         finally:
             oracle.stop()
 
-    result, path = run(args, evaluate_with=evaluate_with)
+    try:
+        result, path = run(args, evaluate_with=evaluate_with)
+    except UsageError as e:
+        parser.error(str(e))
     print("\n".join(summary_lines(result)))
     print("result: %s" % path)
     return exit_status(result)

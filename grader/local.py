@@ -3,6 +3,7 @@ the grader as two processes on loopback, as the platform runs them.
 
     python3 grader/local.py                      # the public sample
     python3 grader/local.py --limit 5 --instance-timeout 30
+    python3 grader/local.py --only 7             # instance 7 alone, as index 7
     python3 grader/local.py --tester grader/calibration.py --items set.jsonl
     python3 grader/local.py --repeat 2 --transcripts /tmp/t   # deterministic?
 
@@ -46,6 +47,10 @@ WORKER = os.path.join(grade.ROOT, "harness", "worker.py")
 TESTER = os.path.join(grade.ROOT, "src", "tester.py")
 LISTENING = "worker: listening on "
 REAP_WAIT = 5.0          # seconds to wait for a killed worker to be reaped
+# The worker's Python as in its container: the standard library only (-S: no
+# site-packages; -I: no user site, no PYTHON* variables), no bytecode files
+# (-B), output unbuffered (-u).
+WORKER_FLAGS = ("-I", "-S", "-B", "-u")
 
 
 def pin(pid, core):
@@ -60,7 +65,8 @@ def pin(pid, core):
 def start_worker(*, oracle_url, tester, timeout, quiet=False, cwd=None):
     """Start harness/worker.py on a free loopback port; (process, URL).
 
-    The worker's stderr is forwarded to ours once it listens; its stdout
+    The worker runs with the standard library only, as in its container
+    (WORKER_FLAGS). Its stderr is forwarded to ours once it listens; its stdout
     (what the tester prints) goes to our stderr as well, keeping stdout for
     the summary. With `quiet` both are dropped: a failing tester's traceback
     is in the result's message anyway. Failure `no_answer` if it does not
@@ -70,8 +76,9 @@ def start_worker(*, oracle_url, tester, timeout, quiet=False, cwd=None):
     cwd = cwd or os.getcwd()
     env = dict(os.environ, AR_ORACLE_URL=oracle_url, AR_WORKER_HOST="127.0.0.1",
                AR_WORKER_PORT="0", AR_TESTER=os.path.abspath(tester),
-               AR_PARENT_PID=str(os.getpid()), TMPDIR=cwd, PYTHONDONTWRITEBYTECODE="1")
-    proc = subprocess.Popen([sys.executable, "-u", WORKER], env=env, stdin=subprocess.DEVNULL,
+               AR_PARENT_PID=str(os.getpid()), TMPDIR=cwd)
+    proc = subprocess.Popen([sys.executable, *WORKER_FLAGS, WORKER], env=env,
+                            stdin=subprocess.DEVNULL,
                             stdout=subprocess.DEVNULL if quiet else sys.stderr.fileno(),
                             stderr=subprocess.PIPE, cwd=cwd,
                             start_new_session=True)
@@ -115,7 +122,7 @@ def stop_worker(proc):
 
 
 def evaluate_local(items, *, tester, settings, transcripts=None, progress=None,
-                   quiet=False):
+                   quiet=False, indexes=None):
     """Grade `items` with `tester` through a fresh worker process and oracle;
     return the result dict. The worker is gone when this returns."""
     oracle = Oracle(check=problem.check_query, answer=problem.answer_query,
@@ -133,7 +140,7 @@ def evaluate_local(items, *, tester, settings, transcripts=None, progress=None,
                               instance_timeout=settings["instance_timeout_s"],
                               run_timeout=settings["run_timeout_s"],
                               start_timeout=settings["worker_start_timeout_s"],
-                              transcripts=transcripts, progress=progress)
+                              transcripts=transcripts, progress=progress, indexes=indexes)
     finally:
         if proc is not None:
             stop_worker(proc)
@@ -203,7 +210,7 @@ def main(argv=None):
 
     runs = []
 
-    def evaluate_with(items, settings):
+    def evaluate_with(items, settings, indexes):
         if args.start_timeout is not None:
             settings["worker_start_timeout_s"] = args.start_timeout
         for k in range(1, args.repeat + 1):
@@ -211,12 +218,14 @@ def main(argv=None):
             if folder and args.repeat > 1:
                 folder = os.path.join(folder, "run-%d" % k)
             runs.append(evaluate_local(items, tester=args.tester, settings=dict(settings),
-                                       transcripts=folder,
+                                       transcripts=folder, indexes=indexes,
                                        progress=grade.progress_printer(len(items))))
         return runs[0]
 
     try:
         result, path = grade.run(args, evaluate_with=evaluate_with)
+    except grade.UsageError as e:
+        parser.error(str(e))
     except KeyboardInterrupt:
         sys.stderr.write("local: interrupted; the worker is stopped, no result written\n")
         return 130

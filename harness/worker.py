@@ -3,7 +3,9 @@
     AR_ORACLE_URL=http://grader:8081/ python3 harness/worker.py
 
 GET /health answers 200 once the worker listens. POST /solve takes
-{"token", "n", "priors"}, calls find(n, priors, test) and answers
+{"token", "n", "priors"} and an optional "deadline" in seconds (shortly
+before it, the worker prints every thread's stack on stderr, so a tester
+that hangs shows where), calls find(n, priors, test) and answers
 {"answer": ...}; each call of test is one POST to AR_ORACLE_URL with the
 token in an Authorization header, over one kept-alive connection. A tester
 that raises (or failed to import) gets 500 {"error": <end of traceback>}; an
@@ -19,6 +21,7 @@ set, the worker kills its process group as soon as that process is no longer
 its parent: it does not outlive grader/local.py).
 """
 
+import faulthandler
 import http.server
 import importlib.util
 import json
@@ -42,6 +45,8 @@ ORACLE_TIMEOUT = 120.0   # seconds to wait for one oracle reply
 MAX_HEAD = 65536         # bytes of the head of the oracle's reply read at most
 RECV_BYTES = 65536       # bytes asked of the socket at a time
 PARENT_POLL = 0.2        # seconds between two looks at whether the parent lives
+MAX_DEADLINE = 86400     # seconds a /solve's deadline may be at most
+STACK_EARLY = 0.5        # seconds before a /solve's deadline that the stacks are printed
 
 
 _COMPACT = json.JSONEncoder(separators=(",", ":")).encode   # made once, not per test
@@ -55,7 +60,8 @@ class OracleError(Exception):
 
 def load_tester(path):
     """Import the tester file as module `tester`; (module, None) or
-    (None, traceback text) when the import fails."""
+    (None, traceback text) when the import fails. A module that is not
+    part of the standard library is named as such: the worker has no other."""
     try:
         spec = importlib.util.spec_from_file_location("tester", path)
         module = importlib.util.module_from_spec(spec)
@@ -64,6 +70,13 @@ def load_tester(path):
         if not callable(getattr(module, "find", None)):
             raise AttributeError("%s defines no function find(n, priors, test)" % path)
         return module, None
+    except ModuleNotFoundError as e:
+        text = traceback.format_exc()
+        top = (e.name or "").partition(".")[0]
+        if top and top not in sys.stdlib_module_names:
+            text += ("the worker has Python's standard library only, as in its container: "
+                     "%r is not part of it\n" % top)
+        return None, tail(text)
     except BaseException:
         return None, tail(traceback.format_exc())
 
@@ -258,14 +271,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.close_connection = True         # its body, if any, is not read
             return self.reply(404, {"error": "no such path: %r" % self.path[:80]})
         try:
-            token, n, priors = self.read_solve()
+            token, n, priors, deadline = self.read_solve()
         except BadRequest as e:
             self.close_connection = True
             return self.reply(e.status, {"error": "bad request: %s" % e})
         if self.server.tester is None:
             return self.reply(500, {"error": "%s failed to import:\n%s" % (
                 self.server.tester_path, self.server.import_error)})
-        self.reply(*self.server.solve(token, n, priors))
+        self.reply(*self.server.solve(token, n, priors, deadline=deadline))
 
     def read_solve(self):
         """Read and check a /solve body: (token, n, priors). BadRequest
@@ -287,9 +300,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
             request = json.loads(body, parse_constant=_reject)
         except (ValueError, RecursionError) as e:
             raise BadRequest(400, "not JSON: %s" % e) from None
-        if type(request) is not dict or sorted(request) != ["n", "priors", "token"]:
-            raise BadRequest(400, "the body must be an object with exactly the keys token, "
-                             "n and priors, got %s" % shown(request))
+        if type(request) is not dict or sorted(set(request) - {"deadline"}) != [
+                "n", "priors", "token"]:
+            raise BadRequest(400, "the body must be an object with the keys token, n and "
+                             "priors, and deadline or not, got %s" % shown(request))
+        deadline = request.get("deadline")
+        if deadline is not None and (type(deadline) not in (int, float)
+                                     or not 0 < deadline <= MAX_DEADLINE):
+            raise BadRequest(400, "deadline must be a number of seconds in (0, %d], got %s"
+                             % (MAX_DEADLINE, shown(deadline)))
         token, n, priors = request["token"], request["n"], request["priors"]
         if type(token) is not str or not 1 <= len(token) <= 256 or not all(
                 "!" <= c <= "~" for c in token):
@@ -304,7 +323,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if type(p) is not float or not 0.0 < p < 1.0:
                 raise BadRequest(400, "priors must be numbers strictly between 0 and 1, "
                                  "got %s" % shown(p))
-        return token, n, priors
+        return token, n, priors, deadline
 
 
 class Worker(http.server.ThreadingHTTPServer):
@@ -316,9 +335,13 @@ class Worker(http.server.ThreadingHTTPServer):
         self.tester_path = os.path.normpath(tester_path)
         self.tester, self.import_error = load_tester(self.tester_path)
 
-    def solve(self, token, n, priors):
-        """Run find on one instance: (status, reply object)."""
+    def solve(self, token, n, priors, *, deadline=None):
+        """Run find on one instance: (status, reply object). With a
+        `deadline` (seconds), every thread's stack is printed on stderr
+        shortly before it, should find still be running."""
         oracle = Oracle(self.oracle_url, token)
+        if deadline is not None:
+            faulthandler.dump_traceback_later(deadline - min(STACK_EARLY, deadline / 10))
         try:
             answer = self.tester.find(n, priors, oracle.test)
         except BaseException:
@@ -326,6 +349,7 @@ class Worker(http.server.ThreadingHTTPServer):
             sys.stderr.write(text)
             return 500, {"error": "find raised:\n" + text}
         finally:
+            faulthandler.cancel_dump_traceback_later()
             oracle.close()
         try:
             json.dumps(answer, allow_nan=False)

@@ -30,8 +30,8 @@ BAD_SOLVES = [       # (body, words its error must hold)
     (b'{"token": "x", "n": 1, "priors": [Infinity]}', "Infinity is not JSON"),
     (b'{"token": "x", "n": 1, "priors": [1e999]}', "got inf"),
     (b"[]", "got []"), (b'"x"', "got 'x'"), (b"null", "got None"), (b"3", "got 3"),
-    (solve_body(token=...), "exactly the keys"), (solve_body(n=...), "exactly the keys"),
-    (solve_body(priors=...), "exactly the keys"), (solve_body(extra=1), "exactly the keys"),
+    (solve_body(token=...), "with the keys token, n"), (solve_body(n=...), "with the keys token, n"),
+    (solve_body(priors=...), "with the keys token, n"), (solve_body(extra=1), "with the keys token, n"),
     (solve_body(token="abc", n=True), "got True"), (solve_body(token="abc", n=3.0), "got 3.0"),
     (solve_body(token="abc", n="3"), "got '3'"), (solve_body(token="abc", n=0), "got 0"),
     (solve_body(token="abc", n=-1), "got -1"), (solve_body(token="abc", n=513), "got 513"),
@@ -50,6 +50,11 @@ BAD_SOLVES = [       # (body, words its error must hold)
     (solve_body(token="abc", priors=[0.1, [0.2], 0.3]), "got [0.2]"),
     (solve_body(token="abc", priors=[0.1, 0.0, 0.3]), "got 0.0"),
     (solve_body(token="abc", priors=[0.1, 1, 0.3]), "strictly between 0 and 1, got 1"),
+    (solve_body(token="abc", deadline=0), "got 0"),
+    (solve_body(token="abc", deadline=-1.5), "got -1.5"),
+    (solve_body(token="abc", deadline="10"), "got '10'"),
+    (solve_body(token="abc", deadline=True), "got True"),
+    (solve_body(token="abc", deadline=86401), "got 86401"),
     (b"[" * 5000 + b"]" * 5000, "bad request: "),     # deep: not JSON, or not an object
     (b'{"token": [' * 1200 + b"]}" * 1200, "bad request: "),
 ]

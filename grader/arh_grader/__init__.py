@@ -10,8 +10,14 @@ it.
     session = oracle.close(token)      # session.tests is final
 """
 
-from .client import WorkerClient
-from .oracle import Oracle, QueryError, Session
+import sys
+
+if sys.version_info < (3, 11):      # tomllib, and the containers' Python is 3.13
+    sys.exit("group-testing needs Python 3.11 or newer; this is Python %s"
+             % sys.version.split()[0])
+
+from .client import WorkerClient  # noqa: E402
+from .oracle import Oracle, QueryError, Session  # noqa: E402
 from .result import (KINDS, PLATFORM_KINDS, SUBMISSION_KINDS, Failure, canonical,
                      write_json)
 

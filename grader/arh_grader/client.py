@@ -80,7 +80,9 @@ class WorkerClient:
             status, data = self._request(b"POST", b"/solve", body,
                                          time.monotonic() + timeout)
         except _Late:
-            raise Failure("timeout", "no answer within %.1f s" % timeout) from None
+            raise Failure("timeout", "no answer within %.1f s; the worker printed the tester's "
+                          "stack on its stderr just before (locally: this console)"
+                          % timeout) from None
         except _Oversize as e:
             raise Failure("schema", str(e)) from None
         except _Broken as e:
