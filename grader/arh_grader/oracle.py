@@ -68,6 +68,8 @@ _FIELDS = re.compile(rb"%s(?:\r\n%s)*" % (_FIELD, _FIELD))     # every line at o
 _LONG_LINE = "a request line of more than %d bytes" % MAX_LINE
 _LONG_HEAD = "header lines of more than %d bytes" % MAX_HEAD
 _CUT = canonical({"error": "the session ended before this request was answered"})
+_FORBIDDEN = canonical({"error": "unknown or closed token: not counted"})
+_FAILED = canonical({"error": "the oracle failed; not your fault"})
 _REASONS = {status.value: status.phrase.encode("ascii") for status in http.HTTPStatus}
 
 
@@ -101,10 +103,11 @@ class Session:
     ends is cut off and recorded as a 408, so the count and the transcript
     always agree."""
 
-    def __init__(self, secret, cap, max_body, record):
+    def __init__(self, secret, *, cap, max_body, check, answer, record=False):
         self.secret, self.cap, self.max_body = secret, cap, max_body
+        self.check, self.answer = check, answer
         self.tests = self.invalid = self.query_bytes = self.answer_bytes = 0
-        self.over_cap = False
+        self.over_cap = self.closed = False
         self.fault = None         # set when the oracle itself failed on a request
         self.transcript = [] if record else None
         self._sha = hashlib.sha256()
@@ -116,12 +119,71 @@ class Session:
     def digest(self):
         return self._sha.hexdigest()
 
-    def _admit(self, connection):
-        """Count a request; its number. The oracle's lock is held."""
-        self.tests += 1
+    # ---- one counted request: admit, early, respond, answering, log ----
+
+    def admit(self, connection=None):
+        """Count a request and return its number; None, uncounted, once the
+        session has ended. `connection` is what end() cuts (see cut())."""
         with self._idle:
+            if self.closed:
+                return None
+            self.tests += 1
             self._open[self.tests] = connection
-        return self.tests
+            return self.tests
+
+    def early(self, number, length, *, shown=None):
+        """The refusal of request `number` before its body is read, as
+        (status, message): 429 past the cap (the session is then over_cap),
+        413 for a body of `length` bytes over max_body (`length` None: too
+        many digits to read; `shown`: the length as the request gave it).
+        None when the body is to be read."""
+        if number > self.cap:
+            self.over_cap = True
+            return 429, "over the cap of %d tests" % self.cap
+        if length is None or length > self.max_body:
+            return 413, "body of %s bytes; at most %d here" % (
+                length if shown is None else shown, self.max_body)
+        return None
+
+    def respond(self, body):
+        """Decode, check and answer a body: (status, the query as parsed or
+        as JSON bytes, the reply as an object or as JSON bytes). A fault of
+        `check` or `answer` themselves sets `fault` and is a 500."""
+        try:
+            query = _DECODER.decode(body.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError, RecursionError) as e:
+            return 400, _as_text(body), {"error": "not JSON: %s" % e}
+        try:
+            if b"\\u" in body:     # an escape may stand for a lone surrogate, which no
+                canonical(query)    # UTF-8 can hold: refused here, before any answer
+            self.check(self.secret, query)
+            return 200, query, self.answer(self.secret, query)
+        except QueryError as e:
+            return 400, query, {"error": str(e)}
+        except (RecursionError, UnicodeEncodeError) as e:
+            what = "nested too deeply" if isinstance(e, RecursionError) else "not Unicode"
+            return 400, _as_text(body), {"error": "the query is %s" % what}
+        except Exception as e:                      # the grader's own fault
+            self.fault = "%s: %s" % (type(e).__name__, e)
+            return 500, b"null", _FAILED
+
+    def submit(self, body):
+        """One test made in this process, counted and answered as over HTTP
+        (only the HTTP rules apart: header lines, 411, 408): (status, the
+        reply as JSON bytes, whether it was counted). Once the session has
+        ended: 403, not counted."""
+        number = self.admit()
+        if number is None:
+            return 403, _FORBIDDEN, False
+        refusal = self.early(number, len(body))
+        if refusal is not None:
+            status, query, reply = refusal[0], b"null", canonical({"error": refusal[1]})
+        else:
+            status, query, reply = self.respond(body)
+            reply = reply if type(reply) is bytes else canonical(reply)
+        self.answering(number)
+        self.log(number, status, _recorded(query), reply)
+        return status, reply, True
 
     def answering(self, number):
         """Claim request `number`'s reply: False when the session has
@@ -158,8 +220,10 @@ class Session:
         request not yet read whole is recorded at once as a 408, one being
         answered gets up to CLOSE_WAIT seconds to record itself, then 408."""
         with self._idle:
+            self.closed = True
             for number, connection in sorted(self._open.items()):
-                connection.cut()
+                if connection is not None:
+                    connection.cut()
                 if number not in self._answering:
                     del self._open[number]
                     self._record(408, b"null", _CUT)
@@ -217,18 +281,16 @@ class _Connection(socketserver.BaseRequestHandler):
         token = auth[7:].decode("iso-8859-1") if auth.startswith(b"Bearer ") else ""
         session, number = oracle._admit(token, self)
         if session is None:
-            self._send(403, canonical({"error": "unknown or closed token: not counted"}),
-                       close=True)
+            self._send(403, _FORBIDDEN, close=True)
             return False
         status, query, reply = 500, b"null", b"null"
         try:
             try:
-                status, query, obj, close = self._serve(oracle, session, number, headers)
+                status, query, obj, close = self._serve(session, number, headers)
                 reply = obj if type(obj) is bytes else canonical(obj)
             except Exception as e:                      # the grader's own fault
                 session.fault = "%s: %s" % (type(e).__name__, e)
-                status, close = 500, True
-                reply = canonical({"error": "the oracle failed; not your fault"})
+                status, close, reply = 500, True, _FAILED
             close = close or version == b"HTTP/1.0" or \
                 headers.get(b"connection", b"").lower() == b"close"
             if not session.answering(number):       # cut off by the session's end
@@ -245,21 +307,18 @@ class _Connection(socketserver.BaseRequestHandler):
         except OSError:
             pass
 
-    def _serve(self, oracle, session, number, headers):
+    def _serve(self, session, number, headers):
         """Read, check and answer one counted request: (status, the query
         as parsed or as JSON bytes, the reply as an object or JSON bytes,
-        close?)."""
-        if number > session.cap:
-            session.over_cap = True
-            return 429, b"null", {"error": "over the cap of %d tests" % session.cap}, True
+        close?). The session's rules, and HTTP's own: 411, 100, 400, 408."""
         text = headers.get(b"content-length", b"")
-        if not text.isdigit() or b"transfer-encoding" in headers:      # isdigit: ASCII only
+        if number <= session.cap and (not text.isdigit() or b"transfer-encoding" in headers):
             return 411, b"null", {"error": "a Content-Length of digits is required, "
-                                  "and no Transfer-Encoding"}, True
-        length = int(text) if len(text) <= 9 else session.max_body + 1
-        if length > session.max_body:
-            return 413, b"null", {"error": "body of %s bytes; at most %d here"
-                                  % (text[:20].decode("ascii"), session.max_body)}, True
+                                  "and no Transfer-Encoding"}, True     # isdigit: ASCII only
+        length = int(text) if text.isdigit() and len(text) <= 9 else None
+        refusal = session.early(number, length, shown=text[:20].decode("ascii", "replace"))
+        if refusal is not None:
+            return refusal[0], b"null", {"error": refusal[1]}, True
         if headers.get(b"expect", b"").lower() == b"100-continue":
             try:
                 self._write(b"HTTP/1.1 100 Continue\r\n\r\n")
@@ -273,20 +332,7 @@ class _Connection(socketserver.BaseRequestHandler):
                     return 408, b"null", {"error": "body not received in time"}, True
                 return 400, b"null", {"error": "truncated body"}, True
         body, self.pos = self.buf[self.pos:self.pos + length], self.pos + length
-        try:
-            query = _DECODER.decode(body.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError, RecursionError) as e:
-            return 400, _as_text(body), {"error": "not JSON: %s" % e}, False
-        try:
-            if b"\\u" in body:     # an escape may stand for a lone surrogate, which no
-                canonical(query)    # UTF-8 can hold: refused here, before any answer
-            oracle.check(session.secret, query)
-        except QueryError as e:
-            return 400, query, {"error": str(e)}, False
-        except (RecursionError, UnicodeEncodeError) as e:
-            what = "nested too deeply" if isinstance(e, RecursionError) else "not Unicode"
-            return 400, _as_text(body), {"error": "the query is %s" % what}, False
-        return 200, query, oracle.answer(session.secret, query), False
+        return session.respond(body) + (False,)
 
     # ---- the wire ----
 
@@ -438,7 +484,8 @@ class Oracle:
         """Open a session for `secret` and return its token."""
         token = secrets.token_urlsafe(TOKEN_BYTES)
         with self._lock:
-            self._sessions[token] = Session(secret, cap, max_body, self.record)
+            self._sessions[token] = Session(secret, cap=cap, max_body=max_body, check=self.check,
+                                            answer=self.answer, record=self.record)
         return token
 
     def close(self, token):
@@ -454,6 +501,5 @@ class Oracle:
         """Count a request for `token`: (session, its number) or (None, 0)."""
         with self._lock:
             session = self._sessions.get(token)
-            if session is None:
-                return None, 0
-            return session, session._admit(connection)
+            number = None if session is None else session.admit(connection)
+            return (None, 0) if number is None else (session, number)
