@@ -50,9 +50,7 @@ from arh_grader.client import MAX_RESPONSE
 ROLES = ("challenger", "incumbent")
 STATE_FORMAT = 1       # the state file's layout version
 TRACE_CHARS = 2000     # characters of a tester's traceback kept in a failure
-OPTIONS = (            # (settings field, option, type)
-    ("alpha", "--alpha", float), ("beta", "--beta", float), ("delta", "--delta", float),
-    ("draw_ceiling", "--draw-ceiling", float), ("min_sample", "--min-sample", int))
+OPTIONS = sprt.OPTIONS
 
 
 class OracleError(Exception):
@@ -261,12 +259,14 @@ def wld(record):
 
 def summary_lines(record, *, state):
     settings = record.settings
-    fixed = sprt.fixed_sample_size(settings)
+    fixed = settings.fixed_sample
+    share = ("%.2f" % (record.decisive / fixed)
+             if record.reason in (sprt.UPPER, sprt.LOWER) else "-")
     return ["decision: %s" % record.decision, "reason: %s" % record.reason,
             "comparisons: %d" % record.comparisons, "W/L/D: %s" % wld(record),
             "llr: %.3f" % record.llr, "bounds: %s" % bounds(settings),
-            "fixed_sample: %d" % fixed, "saved: %d" % (fixed - record.comparisons),
-            "state: %s" % state]
+            "decisive: %d" % record.decisive, "fixed_sample: %d" % fixed,
+            "of_fixed_sample: %s" % share, "state: %s" % state]
 
 
 def compare(data, record, finds, *, state, stream=sys.stderr):
@@ -322,10 +322,7 @@ def main(argv=None):
     parser.add_argument("--state", required=True,
                         help="the state file: created if missing, resumed if present")
     parser.add_argument("--seed", help="the instances' seed (any string; default: a random one)")
-    for field, option, kind in OPTIONS:
-        default = getattr(sprt.Settings, field)
-        parser.add_argument(option, dest=field, type=kind,
-                            help="default %r (provisional; see grader/sprt.py)" % default)
+    sprt.add_options(parser)
     args = parser.parse_args(argv)
     signal.signal(signal.SIGTERM, _stop)
     try:

@@ -115,7 +115,7 @@ class CommandTest(unittest.TestCase):
     def test_the_real_testers(self):
         cases = [  # challenger, incumbent, decision, reason, W/L/D
             ("shipped vs shipped", support.SHIPPED, support.SHIPPED,
-             "reject", "draw_ceiling", "0/0/30"),
+             "reject", "draw_ceiling", "0/0/58"),
             ("calibration vs shipped", CALIBRATION, support.SHIPPED,
              "accept", "upper_bound", "18/1/1"),
             ("shipped vs calibration", support.SHIPPED, CALIBRATION,
@@ -129,13 +129,16 @@ class CommandTest(unittest.TestCase):
                                  (decision, reason, counts))
                 total = sum(int(x) for x in counts.split("/"))
                 self.assertEqual(out["comparisons"], str(total))
-                self.assertLessEqual(total, 40)
-                self.assertEqual((out["fixed_sample"], out["saved"]), ("266", str(266 - total)))
+                self.assertLessEqual(total, 40 if challenger != incumbent else 60)
+                decisive = total - int(counts.split("/")[2])
+                self.assertEqual((out["decisive"], out["fixed_sample"]), (str(decisive), "268"))
+                self.assertEqual(out["of_fixed_sample"], "-" if reason == "draw_ceiling"
+                                 else "%.2f" % (decisive / 268))
                 progress = [line for line in err.splitlines() if line.startswith("comparison: ")]
                 self.assertEqual(len(progress), total)
                 self.assertIn("W/L/D: %s llr: %s bounds: -2.944/2.944" % (counts, out["llr"]),
                               progress[-1])
-                print("\n%s: %s after %s comparisons (W/L/D %s), fixed sample 266"
+                print("\n%s: %s after %s comparisons (W/L/D %s), fixed sample 268"
                       % (name, decision, total, counts))
 
     def test_a_wrong_answer_ends_the_run_naming_the_instance(self):
@@ -158,6 +161,7 @@ def find(n, priors, test):
 
     def test_a_decided_state_runs_nothing_and_a_misfit_one_is_refused(self):
         status, out, err, state = self.compare("--seed", SEED, "--min-sample", "5",
+                                               "--draw-ceiling", "0.5", "--draw-alpha", "0.2",
                                                challenger=support.SHIPPED)
         self.assertEqual((status, out["reason"], out["comparisons"]), (0, "draw_ceiling", "5"))
         before = support.read_bytes(state)
@@ -189,7 +193,7 @@ def find(n, priors, test):
         cases = [((), garbage, "is not JSON"),
                  ((), skipped, "next_comparison is 4 but the record holds 0 comparisons"),
                  (("--delta", "0.7"), os.path.join(folder, "s.json"),
-                  "delta must be in (0, 0.5), got 0.7"),
+                  "delta must be in [0.01, 0.5), got 0.7"),
                  ((), os.path.join(folder, "missing", "s.json"), "is not in an existing folder")]
         for args, state, words in cases:
             with self.subTest(words=words):
