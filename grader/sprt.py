@@ -48,8 +48,10 @@ import dataclasses
 import functools
 import json
 import math
-import statistics
 import sys
+
+import binomial
+from binomial import binomial_test, fixed_sample_size  # noqa: F401  (sprt's own)
 
 ALPHA = 0.05          # probability of accepting a challenger no better than the incumbent
 BETA = 0.05           # probability of rejecting one that wins 0.5 + DELTA of decisive comparisons
@@ -59,7 +61,7 @@ DRAW_CEILING = 0.85   # draw rate the draws must be shown to exceed (fraction of
 DRAW_ALPHA = 0.01     # probability that the ceiling ever rejects a draw rate at or below it
 MIN_SAMPLE = 30       # comparisons (draws included) before the draw ceiling is first checked
 TRUNCATION = 2        # max_decisive's default, in fixed samples (2 x 268 = 536 comparisons)
-P0 = 0.5              # the win rate of H0: no better (fraction of decisive comparisons)
+P0 = binomial.P0       # the win rate of H0: no better (fraction of decisive comparisons)
 
 WIN, LOSS, DRAW = "win", "loss", "draw"
 OUTCOMES = (WIN, LOSS, DRAW)
@@ -84,77 +86,6 @@ def _number(name, value):
     if type(value) not in (int, float) or not math.isfinite(value):
         raise SettingsError("%s must be a finite number, got %r" % (name, value))
     return float(value)
-
-
-def _binomial_pmf(n, k, p):
-    return math.exp(math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
-                    + k * math.log(p) + (n - k) * math.log1p(-p))
-
-
-def _tail(n, c, p):
-    """P(Binomial(n, p) >= c). It sums from the term nearest the mean
-    outwards, and stops where the terms fall below what a float can hold."""
-    width = 40 * math.sqrt(n * p * (1 - p)) + 40       # beyond 38 sd a term is < 1e-308
-    terms = []
-    if c <= n * p:                                      # 1 - P(< c): the terms below c
-        ks = range(c - 1, max(-1, math.floor(c - 1 - width)), -1)
-        step = lambda k: k / (n - k + 1) * (1 - p) / p           # noqa: E731  pmf(k-1)/pmf(k)
-    else:
-        ks = range(c, min(n, math.ceil(c + width)) + 1)
-        step = lambda k: (n - k) / (k + 1) * p / (1 - p)         # noqa: E731  pmf(k+1)/pmf(k)
-    term = _binomial_pmf(n, ks[0], p) if ks else 0.0
-    for k in ks:
-        terms.append(term)
-        term *= step(k)
-    total = math.fsum(terms)
-    return 1.0 - total if c <= n * p else total
-
-
-def binomial_test(n, alpha, p1):
-    """The one-sided test of p = 0.5 on n decisive comparisons: (cutoff c,
-    size P(wins >= c | 0.5), power P(wins >= c | p1)) for the smallest c
-    whose size is at most alpha (c = n + 1 when none is: the test never
-    accepts)."""
-    def tail(c, p):
-        return _tail(n, c, p) if c <= n else 0.0
-
-    z = statistics.NormalDist().inv_cdf(1.0 - alpha)
-    c = min(n + 1, math.ceil(n / 2 + (z + 2.0) * math.sqrt(n) / 2))   # a guess near it
-    while tail(c, P0) > alpha:
-        c += 1
-    while c > 0 and tail(c - 1, P0) <= alpha:
-        c -= 1
-    return c, tail(c, P0), tail(c, p1)
-
-
-def fixed_sample_size(alpha, beta, delta):
-    """The fewest decisive comparisons with which the exact one-sided binomial
-    test of p = 0.5 has size <= alpha and power >= 1 - beta at 0.5 + delta
-    (268 for the defaults: cutoff 148, size 0.0495, power 0.9507).
-
-    The randomized Neyman-Pearson test of size alpha is the most powerful, and
-    its power never falls as n grows, so no n below the first where it
-    reaches 1 - beta can do; that n is found by bisection, and the search for
-    the first n whose plain cutoff test works starts there."""
-    p1 = P0 + delta
-
-    def randomized_power(n):
-        c, size, power = binomial_test(n, alpha, p1)
-        if c == 0:
-            return 1.0
-        return power + (alpha - size) / _binomial_pmf(n, c - 1, P0) * _binomial_pmf(n, c - 1, p1)
-
-    high = 1
-    while randomized_power(high) < 1 - beta:
-        high *= 2
-    low = high // 2                                   # fails, or 0
-    while high - low > 1:
-        middle = (low + high) // 2
-        low, high = (middle, high) if randomized_power(middle) < 1 - beta else (low, middle)
-    n = high
-    while binomial_test(n, alpha, p1)[2] < 1 - beta:
-        n += 1
-    return n
 
 
 @dataclasses.dataclass(frozen=True)

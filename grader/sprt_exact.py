@@ -32,10 +32,10 @@ import statistics
 
 import sprt
 
-TINY = 1e-22          # probability below which a path of the draws' program is dropped
-P_VALUES = (0.3, 0.4, 0.5, 0.55, 0.6, 0.7, 0.8)   # win rates of the table (of decisive comparisons)
-Q_VALUES = (0.0, 0.5, 0.85, 0.95)                 # draw rates of the table (of all comparisons)
-SEED = "group-testing-sprt"                       # the simulation's seed: the table is reproducible
+TINY = 1e-22                        # chance below which a path of the draws' program is dropped
+P_VALUES = (0.3, 0.4, 0.5, 0.55, 0.6, 0.7, 0.8)    # the table's win rates (of decisive ones)
+Q_VALUES = (0.0, 0.5, 0.85, 0.95)                  # the table's draw rates (of all comparisons)
+SEED = "group-testing-sprt"         # the simulation's seed: the table comes out the same
 
 
 def decisive_outcomes(settings, p):
