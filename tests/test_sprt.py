@@ -338,6 +338,22 @@ class PersistenceTest(unittest.TestCase):
 
 
 class CommandTest(unittest.TestCase):
+    def test_the_manuals_exact_figures_are_the_programs(self):
+        with open(os.path.join(support.ROOT, "PROGRAM.md"), encoding="utf-8") as f:
+            text = f.read()
+        start = text.index("| win rate of decisive comparisons | draw rate | P(accept) |")
+        rows = [line.strip("|").split("|") for line in text[start:].split("\n\n")[0]
+                .splitlines()[2:]]
+        self.assertEqual(len(rows), 6)
+        for row in rows:
+            p, q, accept, reject, comparisons, decisive = (float(x) for x in row)
+            with self.subTest(p=p, q=q):
+                f = sprt_exact.operating(DEFAULTS, p=p, q=q)
+                self.assertEqual(["%.4f" % f["accept"], "%.4f" % f["reject"],
+                                  "%.1f" % f["expected_comparisons"],
+                                  "%.1f" % f["expected_decisive"]],
+                                 [c.strip() for c in row[2:]])
+
     def test_exact_prints_the_figures_and_bad_settings_are_named(self):
         status, out, err = support.run_command(self, "grader/sprt.py", "--exact")
         self.assertEqual(status, 0, err)
