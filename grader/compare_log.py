@@ -97,7 +97,7 @@ def commit_of(path):
                               text=True, timeout=30, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.SubprocessError):
         return "-"
-    return done.stdout.strip() or "-" if done.returncode == 0 else "-"
+    return (done.stdout.strip() or "-") if done.returncode == 0 else "-"
 
 
 def log_row(path, row):

@@ -146,16 +146,19 @@ def check(path, data, *, settings, seed, testers):
     def refuse(message, *args):
         raise sprt.StateError("%s: %s" % (path, message % args))
 
+    if data.get("format") != FORMAT:
+        refuse("format %r, where this compare.py reads %d; start a new state file",
+               data.get("format"), FORMAT)
     if sorted(data) != sorted(KEYS):
         refuse("a state file of compare.py holds exactly %s, this one %s; start a new state "
                "file", ", ".join(KEYS), ", ".join(sorted(data)))
-    if data["format"] != FORMAT:
-        refuse("format %r, where this compare.py reads %d; start a new state file",
-               data["format"], FORMAT)
     if data["digest"] != digest(data):
         refuse("its content does not match its digest: it was changed after compare.py "
                "wrote it; start a new state file")
-    saved = sprt.Settings.from_dict(data["settings"]).to_dict()
+    try:
+        saved = sprt.Settings.from_dict(data["settings"]).to_dict()
+    except sprt.StateError as e:
+        refuse("%s", e)
     for field, option, _ in sprt.OPTIONS:
         if saved[field] != getattr(settings, field):
             refuse("%s is %r there and %r in this run; give %s %r to go on with it, or start "

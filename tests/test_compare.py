@@ -188,8 +188,14 @@ def find(n, priors, test):
     d = honest(n, priors, test)
     return d[:-1] if CALLS[0] == 3 else d
 """)
-        status, out, err, state = self.compare("--seed", SEED, challenger=wrong)
+        log = os.path.join(support.tmpdir(self), "results.tsv")
+        status, out, err, state = self.compare("--seed", SEED, "--log", log, "--description",
+                                               "drops an item", challenger=wrong)
         self.assertEqual(status, 1, err)
+        with open(log, encoding="utf-8") as f:
+            self.assertEqual(f.read().splitlines()[1].split("\t")[1:],
+                             ["error", "2", "0.0000 [0.0000, 0.0000]", "-", "crash",
+                              "drops an item"])
         self.assertIn("wrong: comparison 3 (instance index 2 of seed 'compare-test', n=",
                       out["error"])
         self.assertIn("the challenger failed: the answer", out["error"])
@@ -262,7 +268,9 @@ def find(n, priors, test):
     def test_bad_usage_exits_2_naming_the_value(self):
         folder = support.tmpdir(self)
         garbage = support.write(self, "state.json", "{not json")
+        older = support.write(self, "state.json", json.dumps({"format": 1, "seed": "s"}))
         cases = [((), garbage, "is not JSON"),
+                 ((), older, "format 1, where this compare.py reads 2; start a new state file"),
                  (("--delta", "0.7"), os.path.join(folder, "s.json"),
                   "delta must be in [0.01, 0.5), got 0.7"),
                  (("--instance-timeout", "-1"), os.path.join(folder, "s.json"),
