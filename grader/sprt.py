@@ -30,7 +30,7 @@ which tester is stronger, leaves it alone. After each comparison, in order:
    challenger whose true draw rate is at most the ceiling fails step t with
    chance at most a_t, and the a_t sum to draw_alpha: the ceiling wrongly
    rejects it with chance at most draw_alpha over the whole run, however
-   long it lasts. A run of draws only ends at comparison 58 by default.
+   long it lasts. With the defaults, draws alone end the test at comparison 58.
 
 So P(reject | H1) <= beta' + draw_alpha at every draw rate up to the ceiling,
 where beta' is the truncated test's own error, and the ceiling never accepts.
