@@ -3,29 +3,41 @@ whether the challenger beats the incumbent.
 
     python3 grader/compare.py --challenger src/tester.py \\
         --incumbent old/tester.py --state compare.json [--seed S]
-        [--alpha 0.05] [--beta 0.05] [--delta 0.1] [--draw-ceiling 0.9]
-        [--min-sample 30]
+        [--log results.tsv --description TEXT --sample-result RESULT.json]
+        [--instance-timeout SECONDS] [--alpha 0.05] [--beta 0.05] [--delta 0.1]
+        [--draw-ceiling 0.85] [--draw-alpha 0.01] [--min-sample 30]
+        [--max-decisive N]
 
 Comparison k runs both testers on instance k - 1 of the set drawn with the
 seed (grader/instances.py: `--seed S --count k` prints it last). The
-challenger wins it with fewer tests, loses with more, draws with as many; the
-record goes to grader/sprt.py, which accepts, rejects or continues. Both
-testers run in this process under a counting oracle that counts, refuses and
-caps exactly as the HTTP oracle does with harness/worker.py, and both answers
-are checked as the grader checks them.
+challenger wins it with fewer tests, loses with more, draws with as many; a
+tester past the instance deadline (autoresearch.toml's instance_timeout_s)
+loses it. The record goes to grader/sprt.py, which accepts, rejects or
+continues. Both testers run in this process under a counting oracle that
+counts, refuses and caps as the HTTP oracle does with harness/worker.py, and
+both answers are checked as the grader checks them. Beside the sign, each
+comparison keeps both scores (tests / baseline), and the summary gives the
+mean score difference with its 95% interval, against the MMI.
 
-The state file holds the settings, the seed, the testers' SHA-256, the
-record and the next comparison's number; it is written atomically after
-every comparison, so a killed run started again with the same state file
-goes on where it stopped, redoing at most the comparison it was in. Settings
-or a seed on the command line that differ from the saved ones are an error;
-without --seed a fresh run draws a random one and saves it.
+The state file (grader/compare_state.py) is locked while a run uses it and
+written atomically after every comparison, so a killed run started again
+with the same command goes on where it stopped. A run takes up a state file
+only with the settings, seed and tester files it was started with; one
+version of a tester, one state file. Taking one up runs a few of its
+comparisons again, and a file whose record the testers do not reproduce is
+refused.
+
+With --log, each decision this run reaches appends one tab-separated row to
+the file (a header first when the file is new): commit, decision,
+comparisons, score difference, the sample's relative_tests (from
+--sample-result), status (keep, discard or crash) and the description.
 
 One progress line a comparison goes to stderr; the decision goes to stdout
-as `key: value` lines, with the fixed-sample size it is set against. Exit
-status: 0 once decided (whatever the decision), 1 when a tester fails (a
-wrong answer, an exception, the cap; the instance is named), 2 for bad usage
-or a state file that cannot be used.
+as `key: value` lines. Exit status: 0 once decided (whatever the decision),
+1 when a tester fails (a wrong answer, an exception, the cap; the instance
+is named), 2 for bad usage or a state file that cannot be used, 130 after
+Ctrl-C and 143 after SIGTERM (both keep the state file, and say whether one
+exists).
 """
 
 import argparse
@@ -33,6 +45,7 @@ import contextlib
 import hashlib
 import importlib.util
 import json
+import math
 import os
 import secrets
 import signal
@@ -40,35 +53,41 @@ import sys
 import threading
 import traceback
 
+import compare_log
+import compare_state
 import grade
 import instances
 import problem
 import sprt
-from arh_grader import Failure, QueryError, write_json
+from arh_grader import Failure, QueryError
 from arh_grader.client import MAX_RESPONSE
+from compare_log import UsageError
+from compare_state import ROLES
 
-ROLES = ("challenger", "incumbent")
-STATE_FORMAT = 1       # the state file's layout version
 TRACE_CHARS = 2000     # characters of a tester's traceback kept in a failure
-OPTIONS = (            # (settings field, option, type)
-    ("alpha", "--alpha", float), ("beta", "--beta", float), ("delta", "--delta", float),
-    ("draw_ceiling", "--draw-ceiling", float), ("min_sample", "--min-sample", int))
+REPEAT_S = 0.5         # seconds between reminders to a tester that ignored its deadline
+SIGNALS = {signal.SIGINT: ("Ctrl-C", 130), signal.SIGTERM: ("SIGTERM", 143)}
 
 
 class OracleError(Exception):
     """The oracle refused a test: the message says why (as the worker's)."""
 
 
-class UsageError(Exception):
-    """Bad options or a state file that does not fit them (exit status 2)."""
-
-
 class Stopped(BaseException):
-    """SIGTERM: not a tester's failure, whatever find was doing."""
+    """Ctrl-C or SIGTERM: not a tester's failure, whatever find was doing."""
+
+    def __init__(self, signum):
+        super().__init__(signum)
+        self.signum = signum
+
+
+class Deadline(BaseException):
+    """A tester ran past the instance deadline (not an Exception, so that a
+    tester's `except Exception` does not swallow it)."""
 
 
 def _stop(signum, frame):
-    raise Stopped()
+    raise Stopped(signum)
 
 
 # ---- one tester on one instance -----------------------------------------
@@ -175,101 +194,64 @@ def load_tester(path, role):
     return module.find
 
 
-def outcome(challenger_tests, incumbent_tests):
-    if challenger_tests < incumbent_tests:
-        return sprt.WIN
-    return sprt.LOSS if challenger_tests > incumbent_tests else sprt.DRAW
+# ---- the deadline -----------------------------------------------------------
+
+_ARMED = [False]
 
 
-# ---- the state file ------------------------------------------------------
+def _alarm(signum, frame):
+    if _ARMED[0]:
+        raise Deadline()
 
-def digest(path):
+
+@contextlib.contextmanager
+def deadline(seconds):
+    """Raise Deadline in the block once `seconds` have passed, and again every
+    REPEAT_S after, until it ends. A tester inside one long C call is only
+    stopped when the call returns."""
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    _ARMED[0] = True
+    signal.setitimer(signal.ITIMER_REAL, seconds, REPEAT_S)
+    try:
+        yield
+    finally:
+        _ARMED[0] = False
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def run_one(find, instance, *, timeout):
+    """(tests, None) for a tester that answered right, (None, None) for one
+    past the deadline, (tests, Failure) for one that failed."""
+    try:
+        with deadline(timeout):
+            oracle, failure = solve_one(find, instance)
+    except Deadline:
+        return None, None
+    return oracle.tests, failure
+
+
+def file_sha256(path):
     with open(path, "rb") as f:
         return hashlib.sha256(f.read()).hexdigest()
 
 
-def new_state(settings, seed, testers):
-    return {"format": STATE_FORMAT, "settings": settings.to_dict(), "seed": seed,
-            "testers": testers, "record": sprt.WinRecord(settings).to_dict(),
-            "next_comparison": 1}
+# ---- the run ---------------------------------------------------------------
 
-
-def take_up(path, data):
-    """(settings, record) of a loaded state; sprt.StateError if it is not one."""
-    keys = ["format", "next_comparison", "record", "seed", "settings", "testers"]
-    if sorted(data) != keys:
-        raise sprt.StateError("%s must hold exactly %s, got %s"
-                              % (path, ", ".join(keys), ", ".join(sorted(data))))
-    if data["format"] != STATE_FORMAT:
-        raise sprt.StateError("%s has format %r; this command reads %d"
-                              % (path, data["format"], STATE_FORMAT))
-    if type(data["seed"]) is not str:
-        raise sprt.StateError("%s: the seed must be a string, got %r" % (path, data["seed"]))
-    testers = data["testers"]
-    if type(testers) is not dict or sorted(testers) != sorted(ROLES) \
-            or not all(type(testers[r]) is str for r in ROLES):
-        raise sprt.StateError("%s: testers must map %s to SHA-256 digests, got %r"
-                              % (path, " and ".join(ROLES), testers))
-    settings = sprt.Settings.from_dict(data["settings"])
-    record = sprt.WinRecord.from_dict(settings, data["record"])
-    if data["next_comparison"] != record.comparisons + 1:
-        raise sprt.StateError("%s: next_comparison is %r but the record holds %d comparisons"
-                              % (path, data["next_comparison"], record.comparisons))
-    return settings, record
-
-
-def open_state(args, testers):
-    """(state dict, settings, record): the saved state checked against the
-    command line, or a new one. UsageError when they disagree."""
-    given = {field: getattr(args, field) for field, _, _ in OPTIONS}
+@contextlib.contextmanager
+def signals_deferred():
+    """Hold Ctrl-C and SIGTERM back while the block runs; they act right after."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, set(SIGNALS))
     try:
-        data = sprt.load_json(args.state)
-        if data is None:
-            settings = sprt.Settings(**{k: v for k, v in given.items() if v is not None})
-            seed = args.seed if args.seed is not None else secrets.token_hex(16)
-            data = new_state(settings, seed, testers)
-            return data, settings, sprt.WinRecord(settings)
-        settings, record = take_up(args.state, data)
-    except (sprt.StateError, sprt.SettingsError) as e:
-        raise UsageError(str(e)) from None
-    saved = settings.to_dict()
-    for field, option, _ in OPTIONS:
-        if given[field] is not None and given[field] != saved[field]:
-            raise UsageError("%s %r differs from %r saved in %s; use a new state file to "
-                             "change it" % (option, given[field], saved[field], args.state))
-    if args.seed is not None and args.seed != data["seed"]:
-        raise UsageError("--seed %r differs from %r saved in %s"
-                         % (args.seed, data["seed"], args.state))
-    for role in ROLES:
-        if testers[role] != data["testers"][role]:
-            raise UsageError("the %s %r is not the file the state %s was started with "
-                             "(SHA-256 %s, saved %s)" % (role, getattr(args, role), args.state,
-                                                         testers[role][:12],
-                                                         data["testers"][role][:12]))
-    return data, settings, record
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
-# ---- the command -----------------------------------------------------------
-
-def bounds(settings):
-    return "%.3f/%.3f" % (settings.lower, settings.upper)
-
-
-def wld(record):
-    return "%d/%d/%d" % (record.wins, record.losses, record.draws)
-
-
-def summary_lines(record, *, state):
-    settings = record.settings
-    fixed = sprt.fixed_sample_size(settings)
-    return ["decision: %s" % record.decision, "reason: %s" % record.reason,
-            "comparisons: %d" % record.comparisons, "W/L/D: %s" % wld(record),
-            "llr: %.3f" % record.llr, "bounds: %s" % bounds(settings),
-            "fixed_sample: %d" % fixed, "saved: %d" % (fixed - record.comparisons),
-            "state: %s" % state]
-
-
-def compare(data, record, finds, *, state, stream=sys.stderr):
+def compare(data, record, finds, *, state, timeout, stream=sys.stderr):
     """Run comparisons until `record` decides, saving `data` after each;
     None, or the Failure that ended the run (its message names the
     comparison)."""
@@ -279,7 +261,7 @@ def compare(data, record, finds, *, state, stream=sys.stderr):
         instance = instances.draw_instance(seed, number - 1)
         tests = {}
         for role in ROLES:
-            oracle, failure = solve_one(finds[role], instance)
+            tests[role], failure = run_one(finds[role], instance, timeout=timeout)
             if failure is not None:
                 failure.message = ("comparison %d (instance index %d of seed %r, n=%d, "
                                    "family %s): the %s failed: %s"
@@ -287,32 +269,42 @@ def compare(data, record, finds, *, state, stream=sys.stderr):
                                       instance["family"], role, failure.message))
                 failure.index = number - 1
                 return failure
-            tests[role] = oracle.tests
-        result = outcome(tests["challenger"], tests["incumbent"])
-        with sigterm_deferred():           # saved and reported, or neither
+        result = compare_state.outcome(tests["challenger"], tests["incumbent"])
+        with signals_deferred():           # saved and reported, or neither
             record.add(result)
+            data["comparisons"].append([tests["challenger"], tests["incumbent"],
+                                        instance["baseline"]])
             data["record"] = record.to_dict()
             data["next_comparison"] = record.comparisons + 1
-            write_json(state, data)
-            stream.write("comparison: %d instance: %d challenger: %d incumbent: %d "
+            compare_state.save(state, data)
+            shown = {r: "timeout" if tests[r] is None else tests[r] for r in ROLES}
+            stream.write("comparison: %d instance: %d challenger: %s incumbent: %s "
                          "outcome: %s W/L/D: %s llr: %.3f bounds: %s\n"
-                         % (number, number - 1, tests["challenger"], tests["incumbent"],
-                            result, wld(record), record.llr, bounds(record.settings)))
+                         % (number, number - 1, shown["challenger"], shown["incumbent"],
+                            result, compare_log.wld(record), record.llr,
+                            compare_log.bounds(record.settings)))
             stream.flush()
     return None
 
 
-@contextlib.contextmanager
-def sigterm_deferred():
-    """Hold SIGTERM back while the block runs; it is handled right after."""
-    if not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+def replay(state, data, finds, *, timeout, stream=sys.stderr):
+    """Run a few saved comparisons again (compare_state.replay_choice);
+    UsageError unless both testers make the tests the file says."""
+    chosen = compare_state.replay_choice(data["comparisons"])
+    for index in chosen:
+        instance = instances.draw_instance(data["seed"], index)
+        for k, role in enumerate(ROLES):
+            tests, failure = run_one(finds[role], instance, timeout=timeout)
+            if failure is not None or tests != data["comparisons"][index][k]:
+                now = failure.kind if failure else "timeout" if tests is None else tests
+                raise UsageError("%s: comparison %d does not come out again: the %s makes %s "
+                                 "tests now, the file says %d. The file was changed, or a "
+                                 "tester is not deterministic; start a new state file"
+                                 % (state, index + 1, role, now,
+                                    data["comparisons"][index][k]))
+    if chosen:
+        stream.write("compare: comparisons %s of %s ran again with the same tests\n"
+                     % (", ".join(str(i + 1) for i in chosen), state))
 
 
 def main(argv=None):
@@ -322,47 +314,113 @@ def main(argv=None):
     parser.add_argument("--state", required=True,
                         help="the state file: created if missing, resumed if present")
     parser.add_argument("--seed", help="the instances' seed (any string; default: a random one)")
-    for field, option, kind in OPTIONS:
-        default = getattr(sprt.Settings, field)
-        parser.add_argument(option, dest=field, type=kind,
-                            help="default %r (provisional; see grader/sprt.py)" % default)
+    parser.add_argument("--instance-timeout", type=float, metavar="SECONDS",
+                        help="each tester's deadline on an instance (default: autoresearch.toml)")
+    parser.add_argument("--log", metavar="FILE", help="append this run's decision to FILE (TSV)")
+    parser.add_argument("--description", help="the log row's description of the change")
+    parser.add_argument("--sample-result", metavar="RESULT",
+                        help="a local.py result.json whose relative_tests and status go "
+                             "in the log row")
+    sprt.add_options(parser)
     args = parser.parse_args(argv)
-    signal.signal(signal.SIGTERM, _stop)
+    handlers = {signum: signal.signal(signum, _stop) for signum in SIGNALS}
     try:
         return run(args)
-    except Stopped:
-        sys.stderr.write("compare: stopped by SIGTERM; the state file resumes the run\n")
-        return 143
+    except Stopped as stop:
+        name, status = SIGNALS[stop.signum]
+        data = None
+        with contextlib.suppress(sprt.StateError):
+            data = compare_state.load(args.state)
+        if data is None:
+            sys.stderr.write("compare: stopped by %s before any comparison; no state file "
+                             "was written\n" % name)
+        else:
+            sys.stderr.write("compare: stopped by %s; %s keeps %d comparisons, and the same "
+                             "command resumes from there\n"
+                             % (name, args.state, len(data.get("comparisons") or [])))
+        return status
+    finally:
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler)
+
+
+def options(args):
+    """(settings, instance timeout, sample result or None); UsageError."""
+    try:
+        settings = sprt.settings_of(args)
+    except sprt.SettingsError as e:
+        raise UsageError(str(e)) from None
+    for role in ROLES:
+        if not os.path.isfile(getattr(args, role)):
+            raise UsageError("--%s %r is not a file" % (role, getattr(args, role)))
+    for option, path in (("--state", args.state), ("--log", args.log)):
+        if path is not None and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+            raise UsageError("%s %r is not in an existing folder" % (option, path))
+    timeout = args.instance_timeout
+    if timeout is None:
+        timeout = float(grade.load_settings()["instance_timeout_s"])
+    if not (math.isfinite(timeout) and timeout > 0):
+        raise UsageError("--instance-timeout must be a positive number of seconds, got %r"
+                         % timeout)
+    sample = (None if args.sample_result is None
+              else compare_log.read_sample_result(args.sample_result))
+    return settings, timeout, sample
 
 
 def run(args):
     """The command after its options are parsed: the exit status."""
     try:
-        for role in ROLES:
-            if not os.path.isfile(getattr(args, role)):
-                raise UsageError("--%s %r is not a file" % (role, getattr(args, role)))
-        if not os.path.isdir(os.path.dirname(os.path.abspath(args.state))):
-            raise UsageError("--state %r is not in an existing folder" % args.state)
-        testers = {role: digest(getattr(args, role)) for role in ROLES}
-        data, settings, record = open_state(args, testers)
-    except UsageError as e:
+        settings, timeout, sample = options(args)
+        testers = {role: file_sha256(getattr(args, role)) for role in ROLES}
+        with compare_state.Lock(args.state):
+            data = compare_state.load(args.state)
+            if data is not None:
+                settings, record = compare_state.check(args.state, data, settings=settings,
+                                                       seed=args.seed, testers=testers)
+            return take_up(args, data, settings, record if data else None, testers,
+                           timeout=timeout, sample=sample)
+    except (UsageError, sprt.StateError) as e:
         sys.stderr.write("compare: %s\n" % e)
         return 2
-    if record.decision == sprt.CONTINUE:
+
+
+def take_up(args, data, settings, record, testers, *, timeout, sample):
+    """Run a checked state (or a new one when `data` is None) to its decision."""
+    mmi = compare_log.mmi_setting()
+    try:
+        finds = {role: load_tester(getattr(args, role), role) for role in ROLES}
+    except Failure as failure:
+        print("error: %s: %s" % (failure.kind, failure.message))
+        if args.log:
+            compare_log.log_decision(args, record or sprt.WinRecord(settings),
+                                     data["comparisons"] if data else [], mmi=mmi,
+                                     sample=sample, failed=True)
+        return 1
+    if data is None:
+        seed = args.seed if args.seed is not None else secrets.token_hex(16)
+        data, record = compare_state.new(settings, seed, testers), sprt.WinRecord(settings)
+        compare_state.save(args.state, data)
+    else:
+        replay(args.state, data, finds, timeout=timeout)
+    if record.decision != sprt.CONTINUE:
+        sys.stderr.write("compare: %s had decided already%s\n"
+                         % (args.state, "; nothing logged" if args.log else ""))
+    else:
         if record.comparisons:
             sys.stderr.write("compare: resuming %s at comparison %d, W/L/D %s\n"
-                             % (args.state, record.comparisons + 1, wld(record)))
-        try:
-            finds = {role: load_tester(getattr(args, role), role) for role in ROLES}
-        except Failure as failure:
-            print("error: %s: %s" % (failure.kind, failure.message))
-            return 1
-        failure = compare(data, record, finds, state=args.state)
+                             % (args.state, record.comparisons + 1, compare_log.wld(record)))
+        failure = compare(data, record, finds, state=args.state, timeout=timeout)
         if failure is not None:
             print("error: %s: %s" % (failure.kind, failure.message))
             print("comparisons: %d" % record.comparisons)
+            if args.log:
+                compare_log.log_decision(args, record, data["comparisons"], mmi=mmi,
+                                         sample=sample, failed=True)
             return 1
-    print("\n".join(summary_lines(record, state=args.state)))
+        if args.log:
+            compare_log.log_decision(args, record, data["comparisons"], mmi=mmi, sample=sample)
+    print("\n".join(compare_log.summary_lines(record, data["comparisons"], state=args.state,
+                                              mmi=mmi)))
     return 0
 
 

@@ -6,8 +6,9 @@
 One instance a line: {"n", "family", "priors", "defectives", "baseline"}.
 The same seed gives the same bytes on every machine; without --seed a secret
 seed is drawn, used once and never shown, so nobody can draw the set again.
-Each instance is drawn from its own generator, seeded by the set's seed and
-the instance's index, so `draw(k, seed)` is the first k lines of a longer set.
+Each instance is drawn from generators of its own, seeded by the set's seed
+and the instance's index, so `draw(k, seed)` is the first k lines of a longer
+set, and instances are independent and identically distributed.
 """
 
 import argparse
@@ -55,14 +56,17 @@ def draw_priors(rng, family, n):
 
 
 def draw_instance(seed, index):
-    """Instance `index` of the set drawn with `seed`."""
+    """Instance `index` of the set drawn with `seed`: n, the family (each
+    with the same chance) and the priors from one generator, the defectives
+    from another of their own, so that neither stream shifts the other."""
     rng = random.Random("%s/%d" % (seed, index))
     n = rng.randint(problem.N_MIN, problem.N_MAX)
-    family = problem.FAMILIES[index % len(problem.FAMILIES)]
+    family = rng.choice(problem.FAMILIES)
     priors = draw_priors(rng, family, n)
+    chance = random.Random("%s/%d/defectives" % (seed, index))
     defectives = []
-    while not defectives:
-        defectives = [i for i, p in enumerate(priors) if rng.random() < p]
+    while not defectives:                     # at least one: drawn again until there is
+        defectives = [i for i, p in enumerate(priors) if chance.random() < p]
     return {"n": n, "family": family, "priors": priors, "defectives": defectives,
             "baseline": problem.baseline_tests(n, defectives)}
 

@@ -1,6 +1,7 @@
 """The sequential test that decides whether a challenger beats the incumbent:
-Wald's sequential probability ratio test on wins and losses, with draws
-counted apart and a ceiling on the draw rate.
+Wald's sequential probability ratio test on wins and losses, truncated at a
+maximum number of decisive comparisons, with draws counted apart and tested
+against a ceiling of their own.
 
     settings = sprt.Settings()                    # or Settings(alpha=0.01, ...)
     record = sprt.WinRecord(settings)
@@ -8,42 +9,65 @@ counted apart and a ceiling on the draw rate.
         record.add(sprt.WIN)                      # or LOSS or DRAW: one comparison
     record.decision, record.reason                # ("accept", "upper_bound")
 
-H0 is "the challenger wins half of the decisive comparisons", H1 "it wins
-0.5 + delta of them". The log-likelihood ratio is computed from the counts
-alone, W ln(p1/p0) + L ln((1 - p1)/(1 - p0)), so neither the order of the
-comparisons nor a restart can change it; a draw carries no evidence of which
-tester is stronger and leaves it untouched. After every comparison the ratio
-is checked against ln((1 - beta)/alpha), which accepts, and ln(beta/(1 - alpha)),
-which rejects; then, from the minimum sample on, a draw rate over the ceiling
-rejects: the challenger is not meaningfully different. A decided record
-refuses further comparisons.
+    python3 grader/sprt.py --exact                # error rates and costs, computed
+    python3 grader/sprt.py --characteristics      # the same, simulated, in a table
 
-The defaults are provisional, to be calibrated on a pair of testers whose true
-difference is known (grader/calibration.py against the shipped binary
+H0 is "the challenger wins half of the decisive comparisons", H1 "it wins
+0.5 + delta of them". The log-likelihood ratio comes from the counts alone,
+W ln(p1/p0) + L ln((1 - p1)/(1 - p0)), so neither the order of the
+comparisons nor a restart changes it, and a draw, which says nothing about
+which tester is stronger, leaves it alone. After each comparison, in order:
+
+1. a ratio at or above ln((1 - beta)/alpha) accepts (`upper_bound`);
+2. one at or below ln(beta/(1 - alpha)) rejects (`lower_bound`);
+3. at `max_decisive` decisive comparisons the test stops (`max_decisive`) and
+   accepts when the ratio is at or above the middle of the two bounds;
+4. from `min_sample` comparisons on, the draws reject (`draw_ceiling`) when
+   the draw rate is shown to lie above `draw_ceiling`: after t comparisons
+   with d draws, d/t > ceiling and t * KL(d/t || ceiling) >= ln(1/a_t), where
+   KL is the Kullback-Leibler divergence of two coin biases and
+   a_t = draw_alpha * min_sample / (t (t + 1)). By Chernoff's bound a
+   challenger whose true draw rate is at most the ceiling fails step t with
+   chance at most a_t, and the a_t sum to draw_alpha: the ceiling wrongly
+   rejects it with chance at most draw_alpha over the whole run, however
+   long it lasts. With the defaults, draws alone end the test at comparison 58.
+
+So P(reject | H1) <= beta' + draw_alpha at every draw rate up to the ceiling,
+where beta' is the truncated test's own error, and the ceiling never accepts.
+The exact figures for any settings: `sprt_exact.py` and `--exact` above.
+
+The defaults are provisional, to be calibrated on a pair of testers whose
+true difference is known (grader/calibration.py against the shipped binary
 splitting, for one): alpha and beta too small and no challenger is ever
 accepted, too large and the incumbent is replaced on noise; a ceiling near
-the real draw rate of a good challenger rejects it.
-
-Besides the record, this module only reads a saved one back (`load_json`);
-it is written with arh_grader.write_json, atomically.
+the draw rate of a real improvement rejects it.
 """
 
+import argparse
 import dataclasses
+import functools
 import json
 import math
-import statistics
+import sys
+
+import binomial
+from binomial import binomial_test, fixed_sample_size  # noqa: F401  (sprt's own)
 
 ALPHA = 0.05          # probability of accepting a challenger no better than the incumbent
 BETA = 0.05           # probability of rejecting one that wins 0.5 + DELTA of decisive comparisons
 DELTA = 0.1           # smallest win-rate shift worth acting on (fraction of decisive comparisons)
-DRAW_CEILING = 0.9    # draw rate above which the test rejects (fraction of all comparisons)
-MIN_SAMPLE = 30       # comparisons (draws included) before the draw ceiling applies
-P0 = 0.5              # the win rate of H0: no better (fraction of decisive comparisons)
+DELTA_MIN = 0.01      # the smallest delta taken (fraction of decisive comparisons)
+DRAW_CEILING = 0.85   # draw rate the draws must be shown to exceed (fraction of all comparisons)
+DRAW_ALPHA = 0.01     # probability that the ceiling ever rejects a draw rate at or below it
+MIN_SAMPLE = 30       # comparisons (draws included) before the draw ceiling is first checked
+TRUNCATION = 2        # max_decisive's default, in fixed samples (2 x 268 = 536 comparisons)
+P0 = binomial.P0       # the win rate of H0: no better (fraction of decisive comparisons)
 
 WIN, LOSS, DRAW = "win", "loss", "draw"
 OUTCOMES = (WIN, LOSS, DRAW)
 ACCEPT, REJECT, CONTINUE = "accept", "reject", "continue"
-UPPER, LOWER, CEILING = "upper_bound", "lower_bound", "draw_ceiling"
+UPPER, LOWER, TRUNCATED, CEILING = "upper_bound", "lower_bound", "max_decisive", "draw_ceiling"
+REASONS = (UPPER, LOWER, TRUNCATED, CEILING)
 
 
 class SettingsError(ValueError):
@@ -66,29 +90,37 @@ def _number(name, value):
 
 @dataclasses.dataclass(frozen=True)
 class Settings:
-    """alpha, beta, delta, the draw ceiling and the minimum sample (see the
-    constants above for their meaning and units)."""
+    """The test's settings (see the constants above for their meaning and
+    units). max_decisive=None means TRUNCATION fixed samples. SettingsError
+    names a bad value."""
 
     alpha: float = ALPHA
     beta: float = BETA
     delta: float = DELTA
     draw_ceiling: float = DRAW_CEILING
+    draw_alpha: float = DRAW_ALPHA
     min_sample: int = MIN_SAMPLE
+    max_decisive: int = None
 
     def __post_init__(self):
-        for name in ("alpha", "beta", "delta", "draw_ceiling"):
+        for name in ("alpha", "beta", "delta", "draw_ceiling", "draw_alpha"):
             object.__setattr__(self, name, _number(name, getattr(self, name)))
-        for name in ("alpha", "beta"):
+        for name in ("alpha", "beta", "draw_alpha"):
             if not 0.0 < getattr(self, name) < 0.5:
                 raise SettingsError("%s must be in (0, 0.5), got %r"
                                     % (name, getattr(self, name)))
-        if not 0.0 < self.delta < 0.5:
-            raise SettingsError("delta must be in (0, 0.5), got %r" % self.delta)
-        if not 0.0 <= self.draw_ceiling <= 1.0:
-            raise SettingsError("draw_ceiling must be in [0, 1], got %r" % self.draw_ceiling)
-        if type(self.min_sample) is not int or self.min_sample < 1:
-            raise SettingsError("min_sample must be an integer of at least 1, got %r"
-                                % (self.min_sample,))
+        if not DELTA_MIN <= self.delta < 0.5:     # below it the fixed sample passes 27,000
+            raise SettingsError("delta must be in [%g, 0.5), got %r" % (DELTA_MIN, self.delta))
+        if not 0.0 < self.draw_ceiling < 1.0:
+            raise SettingsError("draw_ceiling must be in (0, 1), got %r" % self.draw_ceiling)
+        for name in ("min_sample", "max_decisive"):
+            value = getattr(self, name)
+            if (type(value) is not int or value < 1) and not (name == "max_decisive"
+                                                            and value is None):
+                raise SettingsError("%s must be an integer of at least 1, got %r"
+                                    % (name, value))
+        if self.max_decisive is None:
+            object.__setattr__(self, "max_decisive", TRUNCATION * self.fixed_sample)
 
     @property
     def p1(self):
@@ -115,6 +147,11 @@ class Settings:
         """The reject boundary, ln(beta / (1 - alpha))."""
         return math.log(self.beta / (1.0 - self.alpha))
 
+    @property
+    def fixed_sample(self):
+        """Decisive comparisons of the exact fixed-sample test (fixed_sample_size)."""
+        return _fixed_sample(self.alpha, self.beta, self.delta)
+
     def to_dict(self):
         return dataclasses.asdict(self)
 
@@ -131,33 +168,56 @@ class Settings:
             raise StateError("saved settings: %s" % e) from None
 
 
+_fixed_sample = functools.lru_cache(maxsize=64)(fixed_sample_size)
+
+
 def log_ratio(settings, wins, losses):
     """The log-likelihood ratio of H1 against H0 after `wins` and `losses`."""
     return wins * settings.win_step + losses * settings.loss_step
 
 
+def kl(x, c):
+    """The Kullback-Leibler divergence of a coin of bias x from one of bias c."""
+    out = x * math.log(x / c) if x > 0 else 0.0
+    return out + ((1 - x) * math.log((1 - x) / (1 - c)) if x < 1 else 0.0)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def draw_limit(settings, total):
+    """The fewest draws among `total` comparisons at which the ceiling
+    rejects, or None when it cannot reject there (before min_sample, or
+    not even with all draws)."""
+    c, m = settings.draw_ceiling, settings.min_sample
+    if total < m:
+        return None
+    need = math.log(total * (total + 1) / (settings.draw_alpha * m))
+
+    def fires(d):
+        return d > c * total and total * kl(d / total, c) >= need
+
+    if not fires(total):
+        return None
+    low, high = math.floor(c * total), total          # fires(low) is false, fires(high) true
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (low, middle) if fires(middle) else (middle, high)
+    return high
+
+
 def decide(settings, wins, losses, draws):
-    """(decision, reason) for these counts: the boundaries first, then the
-    draw ceiling; (CONTINUE, None) when neither stops the test."""
+    """(decision, reason) for these counts by the steps of the module's
+    docstring; (CONTINUE, None) when none stops the test."""
     llr = log_ratio(settings, wins, losses)
     if llr >= settings.upper:
         return ACCEPT, UPPER
     if llr <= settings.lower:
         return REJECT, LOWER
-    total = wins + losses + draws
-    if total >= settings.min_sample and draws > settings.draw_ceiling * total:
+    if wins + losses >= settings.max_decisive:
+        return (ACCEPT if llr >= (settings.upper + settings.lower) / 2 else REJECT), TRUNCATED
+    limit = draw_limit(settings, wins + losses + draws)
+    if limit is not None and draws >= limit:
         return REJECT, CEILING
     return CONTINUE, None
-
-
-def fixed_sample_size(settings):
-    """Decisive comparisons a fixed-sample one-sided test needs for the same
-    alpha, beta and delta (normal approximation to the binomial)."""
-    z = statistics.NormalDist().inv_cdf
-    p1 = settings.p1
-    root = z(1.0 - settings.alpha) * math.sqrt(P0 * (1.0 - P0)) \
-        + z(1.0 - settings.beta) * math.sqrt(p1 * (1.0 - p1))
-    return math.ceil((root / settings.delta) ** 2)
 
 
 def _count(name, value):
@@ -181,12 +241,16 @@ class WinRecord:
         return self.wins + self.losses + self.draws
 
     @property
+    def decisive(self):
+        return self.wins + self.losses
+
+    @property
     def llr(self):
         return log_ratio(self.settings, self.wins, self.losses)
 
     def add(self, outcome):
         """Count one comparison (WIN, LOSS or DRAW) and return the decision.
-        DecidedError once the test has decided."""
+        DecidedError once the test has decided; ValueError for anything else."""
         if self.decision != CONTINUE:
             raise DecidedError("the test has decided (%s, %s) after %d comparisons; "
                                "it takes no more" % (self.decision, self.reason,
@@ -252,3 +316,54 @@ def load_json(path):
     if type(data) is not dict:
         raise StateError("%s must hold a JSON object, got %s" % (path, type(data).__name__))
     return data
+
+
+OPTIONS = (            # (settings field, option, type): shared with grader/compare.py
+    ("alpha", "--alpha", float), ("beta", "--beta", float), ("delta", "--delta", float),
+    ("draw_ceiling", "--draw-ceiling", float), ("draw_alpha", "--draw-alpha", float),
+    ("min_sample", "--min-sample", int), ("max_decisive", "--max-decisive", int))
+
+
+def add_options(parser):
+    """The settings as command-line options (None when not given)."""
+    for field, option, kind in OPTIONS:
+        default = getattr(Settings, field)
+        parser.add_argument(option, dest=field, type=kind,
+                            help="default %s (provisional; see grader/sprt.py)"
+                            % ("%d fixed samples" % TRUNCATION if default is None else default))
+
+
+def settings_of(args):
+    """Settings from parsed options; SettingsError names a bad value."""
+    return Settings(**{field: getattr(args, field) for field, _, _ in OPTIONS
+                       if getattr(args, field) is not None})
+
+
+def main(argv=None):
+    """`--exact`: the figures sprt_exact computes; `--characteristics`: the
+    simulated table. Exit status 2 for bad settings."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    mode = parser.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--exact", action="store_true",
+                      help="print error rates and expected costs computed exactly")
+    mode.add_argument("--characteristics", action="store_true",
+                      help="simulate every win rate and draw rate of the table")
+    parser.add_argument("--runs", type=int, default=2000, help="simulated runs a cell")
+    add_options(parser)
+    args = parser.parse_args(argv)
+    try:
+        settings = settings_of(args)
+    except SettingsError as e:
+        parser.error(str(e))
+    if args.runs < 1:
+        parser.error("--runs must be at least 1, got %r" % args.runs)
+    import sprt_exact       # the heavy part, only for these two reports
+    lines = (sprt_exact.exact_report(settings) if args.exact
+             else sprt_exact.characteristics_table(settings, runs=args.runs))
+    for line in lines:
+        print(line, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

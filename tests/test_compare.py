@@ -2,6 +2,7 @@
 counts, the command on the real testers, a failing tester, a state file that
 does not fit, and a run killed with SIGKILL and resumed."""
 
+import contextlib
 import json
 import os
 import signal
@@ -13,6 +14,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))   # also as tests.test_compare
 import support  # noqa: E402
 import compare  # noqa: E402
+import compare_state  # noqa: E402
 import instances  # noqa: E402
 import sprt  # noqa: E402
 
@@ -36,6 +38,20 @@ def find(n, priors, test):
             pass
     return tuple(honest(n, priors, lambda pool: test(tuple(pool))))
 """
+# Binary splitting that skips the first test, always positive, on instances of
+# odd n: a sure win on half the instances, worth about 0.01 of the score.
+NUDGE = HONEST + """
+def find(n, priors, test):
+    first = [n % 2 == 1]
+
+    def skip_first(pool):
+        if first[0]:
+            first[0] = False
+            return True
+        return test(pool)
+
+    return honest(n, priors, skip_first)
+"""
 OVER_CAP = HONEST + """
 def find(n, priors, test):
     while True:
@@ -45,6 +61,20 @@ def find(n, priors, test):
             break
     return honest(n, priors, test)
 """
+
+
+def plain_count(path, item):
+    """The tests the tester at `path` makes on `item`, counted by a bare
+    function that answers from the defectives."""
+    find = compare.load_tester(path, "plain")
+    defectives, calls = set(item["defectives"]), []
+
+    def test(pool):
+        calls.append(pool)
+        return not defectives.isdisjoint(pool)
+
+    find(item["n"], list(item["priors"]), test)
+    return len(calls)
 
 
 class CountingOracleTest(unittest.TestCase):
@@ -57,9 +87,11 @@ class CountingOracleTest(unittest.TestCase):
     def test_counts_equal_the_http_oracles_exactly(self):
         items = instances.draw(6, "http-counts")
         odd = support.write(self, "odd.py", ODD)
-        cases = [("shipped", support.SHIPPED, [17, 37, 35, 308, 56, 125], 0),
-                 ("calibration", CALIBRATION, [17, 24, 30, 202, 35, 70], 0),
-                 ("odd pools", odd, [17 + 8, 37 + 8, 35 + 8, 308 + 8, 56 + 8, 125 + 8], 6)]
+        shipped = [item["baseline"] for item in items]      # binary splitting's own count
+        calibration = [plain_count(CALIBRATION, item) for item in items]
+        cases = [("shipped", support.SHIPPED, shipped, 0),
+                 ("calibration", CALIBRATION, calibration, 0),
+                 ("odd pools", odd, [t + 8 for t in shipped], 6)]
         for name, path, tests, invalid in cases:
             with self.subTest(tester=name):
                 result, here = self.http_and_here(path, items)
@@ -109,18 +141,18 @@ class CommandTest(unittest.TestCase):
         state = state or os.path.join(support.tmpdir(self), "state.json")
         status, stdout, stderr = support.run_command(
             self, "grader/compare.py", "--challenger", challenger, "--incumbent", incumbent,
-            "--state", state, *args, timeout=120)
+            "--state", state, *args, timeout=300)
         return status, support.lines_of(stdout), stderr, state
 
     def test_the_real_testers(self):
-        cases = [  # challenger, incumbent, decision, reason, W/L/D
+        cases = [  # challenger, incumbent, decision, reason, W/L/D, most comparisons
             ("shipped vs shipped", support.SHIPPED, support.SHIPPED,
-             "reject", "draw_ceiling", "0/0/30"),
+             "reject", "draw_ceiling", "0/0/58", 60),
             ("calibration vs shipped", CALIBRATION, support.SHIPPED,
-             "accept", "upper_bound", "18/1/1"),
+             "accept", "upper_bound", "17/0/0", 40),
             ("shipped vs calibration", support.SHIPPED, CALIBRATION,
-             "reject", "lower_bound", "1/15/1")]
-        for name, challenger, incumbent, decision, reason, counts in cases:
+             "reject", "lower_bound", "0/14/0", 40)]
+        for name, challenger, incumbent, decision, reason, counts, most in cases:
             with self.subTest(case=name):
                 status, out, err, _ = self.compare("--seed", SEED, challenger=challenger,
                                                    incumbent=incumbent)
@@ -129,14 +161,23 @@ class CommandTest(unittest.TestCase):
                                  (decision, reason, counts))
                 total = sum(int(x) for x in counts.split("/"))
                 self.assertEqual(out["comparisons"], str(total))
-                self.assertLessEqual(total, 40)
-                self.assertEqual((out["fixed_sample"], out["saved"]), ("266", str(266 - total)))
+                self.assertLessEqual(total, most)
+                decisive = total - int(counts.split("/")[2])
+                self.assertEqual((out["decisive"], out["fixed_sample"]), (str(decisive), "268"))
+                self.assertEqual(out["of_fixed_sample"], "-" if reason == "draw_ceiling"
+                                 else "%.2f" % (decisive / 268))
                 progress = [line for line in err.splitlines() if line.startswith("comparison: ")]
                 self.assertEqual(len(progress), total)
                 self.assertIn("W/L/D: %s llr: %s bounds: -2.944/2.944" % (counts, out["llr"]),
                               progress[-1])
-                print("\n%s: %s after %s comparisons (W/L/D %s), fixed sample 266"
-                      % (name, decision, total, counts))
+                diff = float(out["score_difference"].split()[0])
+                self.assertEqual(out["timeouts"], "challenger 0, incumbent 0")
+                self.assertRegex(out["score_difference"], r"^-?\d\.\d{4} \(95%% interval "
+                                 r"-?\d\.\d{4} to -?\d\.\d{4}, %d comparisons\)$" % total)
+                self.assertEqual(out["mmi"], "0.02")
+                self.assertTrue(diff < -0.05 if decision == "accept" else diff >= 0, diff)
+                print("\n%s: %s after %s comparisons (W/L/D %s), fixed sample 268, score "
+                      "difference %s" % (name, decision, total, counts, out["score_difference"]))
 
     def test_a_wrong_answer_ends_the_run_naming_the_instance(self):
         wrong = support.write(self, "wrong.py", HONEST + """
@@ -147,49 +188,97 @@ def find(n, priors, test):
     d = honest(n, priors, test)
     return d[:-1] if CALLS[0] == 3 else d
 """)
-        status, out, err, state = self.compare("--seed", SEED, challenger=wrong)
+        log = os.path.join(support.tmpdir(self), "results.tsv")
+        status, out, err, state = self.compare("--seed", SEED, "--log", log, "--description",
+                                               "drops an item", challenger=wrong)
         self.assertEqual(status, 1, err)
+        with open(log, encoding="utf-8") as f:
+            self.assertEqual(f.read().splitlines()[1].split("\t")[1:],
+                             ["error", "2", "0.0000 [0.0000, 0.0000]", "-", "crash",
+                              "drops an item"])
         self.assertIn("wrong: comparison 3 (instance index 2 of seed 'compare-test', n=",
                       out["error"])
         self.assertIn("the challenger failed: the answer", out["error"])
         self.assertEqual(out["comparisons"], "2")
         saved = sprt.load_json(state)
         self.assertEqual((saved["next_comparison"], saved["record"]["decision"]), (3, "continue"))
+        self.assertEqual(len(saved["comparisons"]), 2)
+
+    def test_a_tester_past_the_deadline_loses_that_comparison(self):
+        spin = instances.draw_instance(SEED, 1)["n"]
+        self.assertNotIn(spin, [instances.draw_instance(SEED, k)["n"] for k in (0, 2, 3, 4)])
+        with open(CALIBRATION, encoding="utf-8") as f:
+            grouping = f.read().replace("def find(", "def honest(")
+        looping = support.write(self, "looping.py", grouping + """
+def spin():
+    while True:
+        pass
+
+
+def find(n, priors, test):
+    if n == %d:
+        spin()
+    return honest(n, priors, test)
+""" % spin)
+        status, out, err, state = self.compare("--seed", SEED, "--instance-timeout", "2",
+                                               challenger=looping)
+        self.assertEqual(status, 0, err)
+        self.assertIn("comparison: 2 instance: 1 challenger: timeout incumbent: ", err)
+        self.assertIn("outcome: loss", err.splitlines()[1])
+        self.assertEqual(out["timeouts"], "challenger 1, incumbent 0")
+        self.assertEqual((out["decision"], out["reason"], out["W/L/D"]),
+                         ("accept", "upper_bound", "18/1/0"))
+        self.assertEqual(sprt.load_json(state)["comparisons"][1][0], None)
+        # taken up again, the entry past the deadline is not run again
+        status, again, err, _ = self.compare("--instance-timeout", "2", state=state,
+                                             challenger=looping)
+        self.assertEqual((status, again), (0, out), err)
+        self.assertNotIn("comparisons 2,", err)
 
     def test_a_decided_state_runs_nothing_and_a_misfit_one_is_refused(self):
-        status, out, err, state = self.compare("--seed", SEED, "--min-sample", "5",
+        options = ("--min-sample", "5", "--draw-ceiling", "0.5", "--draw-alpha", "0.2")
+        status, out, err, state = self.compare("--seed", SEED, *options,
                                                challenger=support.SHIPPED)
         self.assertEqual((status, out["reason"], out["comparisons"]), (0, "draw_ceiling", "5"))
         before = support.read_bytes(state)
-        status, again, err, _ = self.compare(state=state, challenger=support.SHIPPED)
+        status, again, err, _ = self.compare(*options, state=state, challenger=support.SHIPPED)
         self.assertEqual((status, again, support.read_bytes(state)), (0, out, before))
         self.assertNotIn("comparison: ", err)
+        self.assertIn("%s had decided already" % state, err)
         changed = support.write(self, "tester.py", HONEST.replace("def honest(", "def find(")
                                 + "# edited\n")
-        cases = [(("--alpha", "0.1"), support.SHIPPED, "--alpha 0.1 differs from 0.05 saved"),
-                 (("--min-sample", "30"), support.SHIPPED, "--min-sample 30 differs from 5"),
-                 (("--seed", "other"), support.SHIPPED,
-                  "--seed 'other' differs from 'compare-test' saved"),
-                 ((), CALIBRATION, "the challenger '%s' is not the file" % CALIBRATION),
-                 ((), changed, "the challenger '%s' is not the file" % changed)]
+        cases = [(("--alpha", "0.1") + options, support.SHIPPED,
+                  "alpha is 0.05 there and 0.1 in this run; give --alpha 0.05 to go on with it"),
+                 ((), support.SHIPPED, "draw_ceiling is 0.5 there and 0.85 in this run"),
+                 (("--seed", "other") + options, support.SHIPPED,
+                  "--seed 'other' differs from 'compare-test' saved there"),
+                 (options, CALIBRATION, "the challenger is another version than the one this "
+                  "state file was started with"),
+                 (options, changed, "a new version of a tester needs a new state file, for "
+                  "example --state compare-")]
         for args, challenger, words in cases:
             with self.subTest(args=args, challenger=challenger):
                 status, out, err, _ = self.compare(*args, state=state, challenger=challenger)
                 self.assertEqual((status, out), (2, {}))
                 self.assertIn(words, err)
+                self.assertIn(state, err)
         self.assertEqual(support.read_bytes(state), before)
+        self.assertEqual(sorted(os.listdir(os.path.dirname(state))), ["state.json"])
 
-    def test_bad_usage_and_bad_state_files_exit_2(self):
+    def test_bad_usage_exits_2_naming_the_value(self):
         folder = support.tmpdir(self)
         garbage = support.write(self, "state.json", "{not json")
-        good = {"format": 1, "settings": sprt.Settings().to_dict(), "seed": "s",
-                "testers": {"challenger": "x", "incumbent": "y"}, "next_comparison": 1,
-                "record": sprt.WinRecord().to_dict()}
-        skipped = support.write(self, "state.json", json.dumps(dict(good, next_comparison=4)))
+        older = support.write(self, "state.json", json.dumps({"format": 1, "seed": "s"}))
         cases = [((), garbage, "is not JSON"),
-                 ((), skipped, "next_comparison is 4 but the record holds 0 comparisons"),
+                 ((), older, "format 1, where this compare.py reads 2; start a new state file"),
                  (("--delta", "0.7"), os.path.join(folder, "s.json"),
-                  "delta must be in (0, 0.5), got 0.7"),
+                  "delta must be in [0.01, 0.5), got 0.7"),
+                 (("--instance-timeout", "-1"), os.path.join(folder, "s.json"),
+                  "--instance-timeout must be a positive number of seconds, got -1.0"),
+                 (("--sample-result", garbage), os.path.join(folder, "s.json"),
+                  "--sample-result %r is not a result.json of grader/local.py" % garbage),
+                 (("--log", "/nonexistent/r.tsv"), os.path.join(folder, "s.json"),
+                  "--log '/nonexistent/r.tsv' is not in an existing folder"),
                  ((), os.path.join(folder, "missing", "s.json"), "is not in an existing folder")]
         for args, state, words in cases:
             with self.subTest(words=words):
@@ -199,16 +288,104 @@ def find(n, priors, test):
         status, _, err, _ = self.compare(challenger=os.path.join(folder, "none.py"))
         self.assertEqual(status, 2)
         self.assertIn("--challenger '%s' is not a file" % os.path.join(folder, "none.py"), err)
+        self.assertEqual(sorted(os.listdir(folder)), [])
 
-    def start_slow(self, *, stderr=subprocess.DEVNULL):
+    def test_a_state_changed_by_hand_or_forged_is_refused(self):
+        status, out, err, state = self.compare("--seed", SEED, "--max-decisive", "3")
+        self.assertEqual((status, out["reason"], out["W/L/D"]), (0, "max_decisive", "3/0/0"), err)
+        real = sprt.load_json(state)
+        self.assertEqual(real["digest"], compare_state.digest(real))
+
+        def forged(change, *, seal):
+            data = json.loads(json.dumps(real))
+            change(data)
+            if seal:
+                data["digest"] = compare_state.digest(data)
+            return support.write(self, "state.json", json.dumps(data))
+
+        def settings(data, **values):
+            data["settings"].update(values)
+
+        def extend(data):                 # the file goes on past the decision
+            data["comparisons"].append([1, 2, instances.draw_instance(SEED, 3)["baseline"]])
+            data["record"] = dict(data["record"], wins=4)
+            data["next_comparison"] = 5
+
+        def seventeen(data):              # 17 wins nobody played, on the seed's instances
+            data["settings"]["max_decisive"] = 536
+            data["comparisons"] = [[1, 2, instances.draw_instance(SEED, k)["baseline"]]
+                                   for k in range(17)]
+            data["record"] = {"wins": 17, "losses": 0, "draws": 0, "decision": "accept",
+                              "reason": "upper_bound"}
+            data["next_comparison"] = 18
+
+        cases = [
+            (lambda d: settings(d, alpha=0.2), False, (),
+             "its content does not match its digest: it was changed after compare.py wrote it"),
+            (lambda d: settings(d, alpha=0.2), True, ("--max-decisive", "3"),
+             "alpha is 0.2 there and 0.05 in this run"),
+            (lambda d: d.update(seed="another"), True, ("--max-decisive", "3"),
+             "comparison 1, [%d, %d, %d], is not one of instance 0 of the seed 'another'"
+             % tuple(real["comparisons"][0])),
+            (lambda d: d["record"].update(wins=17, decision="accept", reason="upper_bound"),
+             True, ("--max-decisive", "3"), "is not the one its 3 comparisons give"),
+            (extend, True, ("--max-decisive", "3"),
+             "the test had decided (accept) at comparison 3, yet the file holds 4"),
+            (seventeen, True, (), "does not come out again: the challenger makes ")]
+        for change, seal, args, words in cases:
+            with self.subTest(words=words):
+                path = forged(change, seal=seal)
+                before = support.read_bytes(path)
+                status, out, err, _ = self.compare(*args, state=path)
+                self.assertEqual((status, out), (2, {}), err)
+                self.assertIn(words, err)
+                self.assertIn(path, err)
+                self.assertEqual(support.read_bytes(path), before)
+
+    def test_log_rows_are_appended_and_read_back(self):
+        folder = support.tmpdir(self)
+        log, result = os.path.join(folder, "results.tsv"), os.path.join(folder, "result.json")
+        with open(result, "w", encoding="utf-8") as f:
+            json.dump({"status": "valid", "relative_tests": 0.870718}, f)
+        nudge = support.write(self, "nudge.py", NUDGE)
+        status, out, err, _ = self.compare("--seed", SEED, "--log", log, "--description",
+                                           "groups by prior mass\tand splits", "--sample-result",
+                                           result)
+        self.assertEqual(status, 0, err)
+        status, small, err, _ = self.compare("--seed", SEED, "--log", log, "--description",
+                                             "skips one test", challenger=nudge)
+        self.assertEqual(status, 0, err)
+        self.assertTrue(small["decision"].startswith("accept (below the MMI: the mean score "
+                                                     "falls by 0.0"), small["decision"])
+        with open(log, encoding="utf-8") as f:
+            rows = [line.rstrip("\n").split("\t") for line in f]
+        self.assertEqual(rows[0], ["commit", "decision", "comparisons", "score_difference",
+                                   "relative_tests", "status", "description"])
+        self.assertEqual(len(rows), 3)
+        done = subprocess.run(["git", "-C", support.ROOT, "rev-parse", "--short", "HEAD"],
+                              capture_output=True, text=True)
+        commit = done.stdout.strip() if done.returncode == 0 else "-"
+        mean, low, high = (float(x) for x in out["score_difference"].replace("(95% interval",
+                           "").replace("to", "").replace(",", " ").split()[:3])
+        self.assertEqual(rows[1], [commit, "accept", "17", "%.4f [%.4f, %.4f]" % (mean, low, high),
+                                   "0.870718", "keep", "groups by prior mass and splits"])
+        self.assertEqual(rows[2][0], "-")                 # a tester outside any repository
+        self.assertEqual(rows[2][1:3], ["accept_below_mmi", small["comparisons"]])
+        self.assertEqual(rows[2][4:], ["-", "discard", "skips one test"])
+        print("\n%s" % "\n".join("\t".join(row) for row in rows))
+
+    def start_slow(self, *, stderr=subprocess.DEVNULL, hold=False):
         """compare.py in a real process on copies of the calibration and the
-        shipped tester that sleep 0.05 s a call while a marker file exists;
+        shipped tester that sleep 0.05 s a call while a marker file exists
+        (with `hold`, from the second call, for as long as it exists);
         (process, its arguments but --state, state path, marker path)."""
         folder = support.tmpdir(self)
         marker = os.path.join(folder, "slow")
         open(marker, "w").close()
-        slow = "import os, time\n\nSLOW = %r\n\n%s\n\ndef find(n, priors, test):\n" \
-               "    if os.path.exists(SLOW):\n        time.sleep(0.05)\n" \
+        wait = "    while os.path.exists(SLOW) and CALLS[0] > 1:\n        time.sleep(0.01)\n" \
+            if hold else "    if os.path.exists(SLOW):\n        time.sleep(0.05)\n"
+        slow = "import os, time\n\nSLOW = %r\nCALLS = [0]\n\n%s\n\ndef find(n, priors, test):\n" \
+               "    CALLS[0] += 1\n" + wait.replace("%", "%%") + \
                "    return fast(n, priors, test)\n"
         with open(CALIBRATION, encoding="utf-8") as f:
             challenger = support.write(self, "challenger.py",
@@ -217,7 +394,7 @@ def find(n, priors, test):
                                   slow % (marker, HONEST.replace("def honest(", "def fast(")))
         state = os.path.join(folder, "state.json")
         args = ["grader/compare.py", "--challenger", challenger, "--incumbent", incumbent,
-                "--seed", SEED]
+                "--seed", SEED, "--instance-timeout", "600"]
         proc = subprocess.Popen([sys.executable, *args, "--state", state], cwd=support.ROOT,
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                 stderr=stderr, text=True)
@@ -225,32 +402,78 @@ def find(n, priors, test):
         self.addCleanup(proc.kill)
         return proc, args, state, marker
 
-    def signal_after(self, proc, state, comparisons, signum):
-        """Send `signum` to `proc` once `state` holds `comparisons`."""
-        deadline = time.monotonic() + 30
+    def wait_for(self, state, comparisons):
+        """Return once `state` holds `comparisons` comparisons."""
+        deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
-            data = sprt.load_json(state) if os.path.exists(state) else None
-            if data and data["next_comparison"] > comparisons:
-                proc.send_signal(signum)
-                return
+            with contextlib.suppress(sprt.StateError):
+                data = sprt.load_json(state)
+                if data and len(data["comparisons"]) >= comparisons:
+                    return
             time.sleep(0.01)
         self.fail("%s never held %d comparisons" % (state, comparisons))
 
-    def test_sigterm_stops_a_run_cleanly(self):
-        proc, _, state, _ = self.start_slow(stderr=subprocess.PIPE)
-        self.signal_after(proc, state, 1, signal.SIGTERM)
-        _, err = proc.communicate(timeout=10)
-        self.assertEqual(proc.returncode, 143, err)
-        self.assertIn("compare: stopped by SIGTERM; the state file resumes the run", err)
-        saved = sprt.load_json(state)
-        self.assertEqual(saved["record"]["decision"], "continue")
-        self.assertEqual(saved["next_comparison"] - 1, err.count("comparison: "))
-        self.assertEqual(sorted(os.listdir(os.path.dirname(state))), ["slow", "state.json"])
+    def test_a_second_run_on_a_state_file_in_use_refuses(self):
+        proc, args, state, marker = self.start_slow(hold=True)
+        self.wait_for(state, 1)
+        status, stdout, stderr = support.run_command(self, *args, "--state", state)
+        self.assertEqual((status, stdout), (2, ""), stderr)
+        self.assertIn("compare: %s is in use by another compare.py run (process %d holds "
+                      "%s.lock)" % (state, proc.pid, state), stderr)
+        os.unlink(marker)
+        self.assertEqual(proc.wait(timeout=120), 0)
+        self.assertEqual(sorted(os.listdir(os.path.dirname(state))), ["state.json"])
+        self.assertEqual(sprt.load_json(state)["record"]["decision"], "accept")
+
+    def test_sigterm_and_ctrl_c_stop_a_run_with_one_line(self):
+        for signum, name, code in ((signal.SIGTERM, "SIGTERM", 143),
+                                   (signal.SIGINT, "Ctrl-C", 130)):
+            with self.subTest(signal=name):
+                proc, _, state, _ = self.start_slow(stderr=subprocess.PIPE)
+                self.wait_for(state, 1)
+                proc.send_signal(signum)
+                _, err = proc.communicate(timeout=60)
+                self.assertEqual(proc.returncode, code, err)
+                saved = sprt.load_json(state)
+                done = len(saved["comparisons"])
+                self.assertEqual(err.splitlines()[-1],
+                                 "compare: stopped by %s; %s keeps %d comparisons, and the same "
+                                 "command resumes from there" % (name, state, done))
+                self.assertNotIn("Traceback", err)
+                self.assertEqual(saved["record"]["decision"], "continue")
+                self.assertEqual(done, err.count("comparison: "))
+                self.assertEqual(sorted(os.listdir(os.path.dirname(state))),
+                                 ["slow", "state.json"])
+
+    def test_a_stop_before_the_state_is_written_says_there_is_none(self):
+        folder = support.tmpdir(self)
+        started, hold = os.path.join(folder, "started"), os.path.join(folder, "hold")
+        open(hold, "w").close()
+        blocking = support.write(self, "blocking.py", "import os, time\nopen(%r, 'w').close()\n"
+                                 "while os.path.exists(%r):\n    time.sleep(0.01)\n\n"
+                                 "def find(n, priors, test):\n    return []\n" % (started, hold))
+        state = os.path.join(folder, "state.json")
+        proc = subprocess.Popen([sys.executable, "grader/compare.py", "--challenger", blocking,
+                                 "--incumbent", support.SHIPPED, "--state", state],
+                                cwd=support.ROOT, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        self.addCleanup(proc.wait)
+        self.addCleanup(proc.kill)
+        deadline = time.monotonic() + 60
+        while not os.path.exists(started) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+        self.assertEqual((proc.returncode, err),
+                         (143, "compare: stopped by SIGTERM before any comparison; no state "
+                          "file was written\n"))
+        self.assertEqual(sorted(os.listdir(folder)), ["hold", "started"])
 
     def test_a_killed_run_resumes_without_counting_a_comparison_twice(self):
         proc, args, state, marker = self.start_slow()
-        self.signal_after(proc, state, 3, signal.SIGKILL)
-        self.assertEqual(proc.wait(timeout=10), -signal.SIGKILL)
+        self.wait_for(state, 3)
+        proc.send_signal(signal.SIGKILL)
+        self.assertEqual(proc.wait(timeout=60), -signal.SIGKILL)
         saved = sprt.load_json(state)["record"]
         done = sum(saved[k] for k in ("wins", "losses", "draws"))
         self.assertGreaterEqual(done, 3)
@@ -262,6 +485,7 @@ def find(n, priors, test):
         self.assertIn("compare: resuming %s at comparison %d, W/L/D %d/%d/%d"
                       % (state, done + 1, saved["wins"], saved["losses"], saved["draws"]),
                       stderr)
+        self.assertIn("ran again with the same tests", stderr)
         numbers = [int(line.split()[1]) for line in stderr.splitlines()
                    if line.startswith("comparison: ")]
         out = support.lines_of(stdout)
@@ -270,9 +494,9 @@ def find(n, priors, test):
         # the same seed without the kill: the same comparisons, the same counts
         status, fresh, _, _ = self.compare("--seed", SEED)
         self.assertEqual(status, 0)
-        self.assertEqual((out["decision"], out["W/L/D"], out["comparisons"]),
-                         (fresh["decision"], fresh["W/L/D"], fresh["comparisons"]))
-        self.assertEqual((out["decision"], out["W/L/D"]), ("accept", "18/1/1"))
+        for key in ("decision", "W/L/D", "comparisons", "score_difference"):
+            self.assertEqual(out[key], fresh[key], key)
+        self.assertEqual((out["decision"], out["W/L/D"]), ("accept", "17/0/0"))
         print("\nkilled after %d comparisons (W/L/D %d/%d/%d), resumed to %s after %d"
               % (done, saved["wins"], saved["losses"], saved["draws"], out["decision"], total))
 

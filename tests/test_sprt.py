@@ -1,5 +1,7 @@
-"""The sequential test on seeded mock judges of known win rates: every case
-asserts how many comparisons the decision took, not only the decision."""
+"""The sequential test: its error rates and costs computed exactly (and the
+program that computes them checked against a plain one), the exact fixed
+sample, the draw ceiling's error control, and seeded mock judges whose every
+case asserts how many comparisons the decision took, not only the decision."""
 
 import math
 import os
@@ -7,14 +9,18 @@ import random
 import statistics
 import sys
 import unittest
+from fractions import Fraction
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))   # also as tests.test_sprt
 import support  # noqa: E402  (puts grader/ on the path)
 import sprt  # noqa: E402
+import sprt_exact  # noqa: E402
 from arh_grader import write_json  # noqa: E402
 
 SEEDS = range(100)
-WRONG_MAX = 10        # wrong decisions allowed of 100 (Binomial(100, 0.05) tops 5 often)
+DEFAULTS = sprt.Settings()
+OTHER = sprt.Settings(alpha=0.01, beta=0.05, delta=0.15)
+DRAW_SLACK = 0.01     # P(reject | H1) may grow by this much at draw rates up to the ceiling
 
 
 def judge(seed, *, win, loss):
@@ -26,63 +32,165 @@ def judge(seed, *, win, loss):
 
 
 def run(seed, *, win, loss, settings=None):
-    return sprt.run(settings or sprt.Settings(), judge(seed, win=win, loss=loss))
+    return sprt.run(settings or DEFAULTS, judge(seed, win=win, loss=loss))
 
 
-def fixed_n(alpha, beta, delta):
-    """The fixed-sample size of a one-sided test of p = 0.5 against 0.5 + delta
-    (normal approximation), computed here apart from sprt."""
-    z = statistics.NormalDist().inv_cdf
-    p1 = 0.5 + delta
-    return math.ceil(((z(1 - alpha) * 0.5 + z(1 - beta) * math.sqrt(p1 * (1 - p1)))
-                      / delta) ** 2)
+def exact_fixed_n(alpha, beta, p1):
+    """(n, cutoff, size, power) of the smallest exact one-sided binomial test
+    of 1/2 against p1, in whole numbers and fractions: apart from sprt."""
+    n = 0
+    while True:
+        n += 1
+        c, upper = n + 1, 0
+        while c > 0 and Fraction(upper + math.comb(n, c - 1), 2 ** n) <= alpha:
+            c -= 1
+            upper += math.comb(n, c)
+        a, b = p1.numerator, p1.denominator
+        power = Fraction(sum(math.comb(n, k) * a ** k * (b - a) ** (n - k)
+                             for k in range(c, n + 1)), b ** n)
+        if power >= 1 - beta:
+            return n, c, Fraction(upper, 2 ** n), power
 
 
-FIXED_N = fixed_n(sprt.ALPHA, sprt.BETA, sprt.DELTA)
+FIXED_N = exact_fixed_n(Fraction(1, 20), Fraction(1, 20), Fraction(3, 5))[0]
 
-# name, P(win), P(loss), the right (decision, reason), comparisons on seed 0,
-# most comparisons allowed on any of 100 seeds, bounds on their mean
-CASES = [
-    ("70% winner", 0.7, 0.3, (sprt.ACCEPT, sprt.UPPER), 72, 130, (40, 60)),
-    ("50/50 coin", 0.5, 0.5, (sprt.REJECT, sprt.LOWER), 59, 700, (120, 200)),
-    ("all draws", 0.0, 0.0, (sprt.REJECT, sprt.CEILING), 30, 30, (30, 30)),
-    ("30% winner", 0.3, 0.7, (sprt.REJECT, sprt.LOWER), 19, 70, (22, 38)),
-    ("70% of decisive, half draws", 0.35, 0.15, (sprt.ACCEPT, sprt.UPPER), 137, 250, (80, 110)),
-]
+
+def plain_operating(settings, p, q):
+    """(P(accept), P(reject), P(reject on the ceiling), E[comparisons]) by one
+    program over (wins, losses, draws) that follows the rules step by step."""
+    alive, accept, reject, ceiling, spent = {(0, 0, 0): 1.0}, 0.0, 0.0, 0.0, 0.0
+    while alive:
+        spent += sum(alive.values())
+        grown = {}
+        for (w, l, d), chance in alive.items():
+            for key, step in (((w + 1, l, d), (1 - q) * p), ((w, l + 1, d), (1 - q) * (1 - p)),
+                              ((w, l, d + 1), q)):
+                grown[key] = grown.get(key, 0.0) + chance * step
+        alive = {}
+        for key, chance in grown.items():
+            decision, reason = sprt.decide(settings, *key)
+            if decision == sprt.ACCEPT:
+                accept += chance
+            elif decision == sprt.REJECT:
+                reject += chance
+                ceiling += chance if reason == sprt.CEILING else 0.0
+            elif chance > 1e-18:
+                alive[key] = chance
+    return accept, reject, ceiling, spent
 
 
 class SettingsTest(unittest.TestCase):
-    def test_defaults_bounds_and_fixed_sample(self):
-        s = sprt.Settings()
-        self.assertEqual((s.alpha, s.beta, s.delta, s.draw_ceiling, s.min_sample),
-                         (0.05, 0.05, 0.1, 0.9, 30))
+    def test_defaults_bounds_and_the_exact_fixed_sample(self):
+        s = DEFAULTS
+        self.assertEqual((s.alpha, s.beta, s.delta, s.draw_ceiling, s.draw_alpha, s.min_sample,
+                          s.max_decisive), (0.05, 0.05, 0.1, 0.85, 0.01, 30, 536))
         self.assertAlmostEqual(s.upper, math.log(19), places=12)
         self.assertAlmostEqual(s.lower, -math.log(19), places=12)
         self.assertEqual(round(s.upper, 3), 2.944)
         self.assertAlmostEqual(s.win_step, math.log(1.2), places=12)
         self.assertAlmostEqual(s.loss_step, math.log(0.8), places=12)
-        self.assertEqual(FIXED_N, 266)
-        for alpha, beta, delta, n in ((0.05, 0.05, 0.1, 266), (0.05, 0.05, 0.2, 63),
-                                      (0.01, 0.01, 0.1, 531), (0.1, 0.05, 0.05, 852)):
+        n, c, size, power = exact_fixed_n(Fraction(1, 20), Fraction(1, 20), Fraction(3, 5))
+        self.assertEqual((n, c, round(float(size), 4), round(float(power), 4)),
+                         (268, 148, 0.0495, 0.9507))
+        self.assertEqual((s.fixed_sample, s.max_decisive), (268, 2 * 268))
+        cutoff, size_here, power_here = sprt.binomial_test(268, 0.05, 0.6)
+        self.assertEqual(cutoff, 148)
+        self.assertAlmostEqual(size_here, float(size), places=12)
+        self.assertAlmostEqual(power_here, float(power), places=12)
+        self.assertLess(sprt.binomial_test(267, 0.05, 0.6)[2], 0.95)
+        # the normal approximation says 266; neither 266 nor 267 has the power
+        self.assertEqual([sprt.binomial_test(k, 0.05, 0.6)[2] >= 0.95 for k in (266, 267, 269)],
+                         [False, False, False])
+
+    def test_fixed_samples_of_other_settings(self):
+        for alpha, beta, delta, p1, n in ((0.05, 0.05, 0.2, Fraction(7, 10), 67),
+                                          (0.1, 0.1, 0.2, Fraction(7, 10), 39),
+                                          (0.01, 0.05, 0.15, Fraction(13, 20), 174)):
             with self.subTest(alpha=alpha, beta=beta, delta=delta):
-                settings = sprt.Settings(alpha=alpha, beta=beta, delta=delta)
-                self.assertEqual(sprt.fixed_sample_size(settings), n)
-                self.assertEqual(fixed_n(alpha, beta, delta), n)
+                exact = exact_fixed_n(Fraction(alpha), Fraction(beta), p1)[0]
+                self.assertEqual((sprt.fixed_sample_size(alpha, beta, delta), exact), (n, n))
+        for alpha, beta, delta, n in ((0.01, 0.01, 0.1, 535), (0.1, 0.05, 0.05, 861)):
+            with self.subTest(alpha=alpha, beta=beta, delta=delta):
+                self.assertEqual(sprt.fixed_sample_size(alpha, beta, delta), n)
+                self.assertGreaterEqual(sprt.binomial_test(n, alpha, 0.5 + delta)[2], 1 - beta)
+                self.assertLess(sprt.binomial_test(n - 1, alpha, 0.5 + delta)[2], 1 - beta)
 
     def test_bad_settings_are_refused_quoting_the_value(self):
         cases = [({"alpha": 0.0}, "alpha must be in (0, 0.5), got 0.0"),
                  ({"beta": 0.5}, "beta must be in (0, 0.5), got 0.5"),
-                 ({"delta": 0.6}, "delta must be in (0, 0.5), got 0.6"),
+                 ({"delta": 0.6}, "delta must be in [0.01, 0.5), got 0.6"),
+                 ({"delta": 0.001}, "delta must be in [0.01, 0.5), got 0.001"),
                  ({"alpha": float("nan")}, "alpha must be a finite number, got nan"),
                  ({"alpha": "0.05"}, "alpha must be a finite number, got '0.05'"),
-                 ({"draw_ceiling": 1.5}, "draw_ceiling must be in [0, 1], got 1.5"),
+                 ({"draw_ceiling": 1.0}, "draw_ceiling must be in (0, 1), got 1.0"),
+                 ({"draw_alpha": 0.7}, "draw_alpha must be in (0, 0.5), got 0.7"),
                  ({"min_sample": 0}, "min_sample must be an integer of at least 1, got 0"),
-                 ({"min_sample": 3.0}, "min_sample must be an integer of at least 1, got 3.0")]
+                 ({"min_sample": 3.0}, "min_sample must be an integer of at least 1, got 3.0"),
+                 ({"max_decisive": -2}, "max_decisive must be an integer of at least 1, got -2")]
         for options, message in cases:
             with self.subTest(options=options):
                 with self.assertRaises(sprt.SettingsError) as caught:
                     sprt.Settings(**options)
                 self.assertEqual(str(caught.exception), message)
+
+
+class ExactTest(unittest.TestCase):
+    """Error rates and costs with the truncation and the ceiling included."""
+
+    def test_the_two_programs_agree_with_a_plain_one(self):
+        tiny = sprt.Settings(alpha=0.2, beta=0.1, delta=0.3, draw_ceiling=0.5, draw_alpha=0.2,
+                             min_sample=5, max_decisive=12)
+        for p, q in ((0.5, 0.3), (0.8, 0.6), (0.6, 0.0), (0.7, 0.9)):
+            with self.subTest(p=p, q=q):
+                f = sprt_exact.operating(tiny, p=p, q=q)
+                plain = plain_operating(tiny, p, q)
+                here = (f["accept"], f["reject"], f["reject_ceiling"], f["expected_comparisons"])
+                for a, b in zip(here, plain):
+                    self.assertAlmostEqual(a, b, places=12)
+                self.assertLess(f["dropped"], 1e-15)
+
+    def check_errors(self, settings, *, draw_rates, expected):
+        fixed = settings.fixed_sample
+        for q in draw_rates:
+            with self.subTest(settings=settings, q=q):
+                h0 = sprt_exact.operating(settings, p=sprt.P0, q=q)
+                h1 = sprt_exact.operating(settings, p=settings.p1, q=q)
+                print("\n%s q=%.2f: P(accept | 0.5) %.4f, P(reject | %.2f) %.4f (ceiling %.4f)"
+                      % (settings, q, h0["accept"], settings.p1, h1["reject"],
+                         h1["reject_ceiling"]))
+                self.assertLessEqual(h0["accept"], settings.alpha)
+                self.assertLessEqual(h1["reject"], settings.beta + (DRAW_SLACK if q else 0.0))
+                for f in (h0, h1):
+                    self.assertAlmostEqual(f["accept"] + f["reject"], 1.0, places=12)
+                    self.assertLess(f["dropped"], 1e-12)
+                    self.assertLess(f["expected_decisive"], fixed)
+                    self.assertAlmostEqual(f["expected_comparisons"] * (1 - q),
+                                           f["expected_decisive"], delta=1.0)
+        for p, mean in expected:
+            with self.subTest(settings=settings, p=p):
+                f = sprt_exact.operating(settings, p=p, q=0.0)
+                self.assertAlmostEqual(f["expected_decisive"], mean, places=1)
+                self.assertLess(f["expected_decisive"], fixed)
+
+    def test_the_defaults(self):
+        self.check_errors(DEFAULTS, draw_rates=(0.0, 0.5, 0.8, 0.85),
+                          expected=[(0.5, 134.6), (0.55, 213.6), (0.6, 136.0), (0.7, 49.9)])
+        h0 = sprt_exact.operating(DEFAULTS, p=0.5, q=0.0)
+        h1 = sprt_exact.operating(DEFAULTS, p=0.6, q=0.0)
+        self.assertEqual((round(h0["accept"], 4), round(h1["reject"], 4)), (0.0476, 0.0466))
+        self.assertGreater(sprt_exact.operating(DEFAULTS, p=0.55, q=0.0)["truncated"], 0.05)
+
+    def test_another_setting(self):
+        self.assertEqual((OTHER.fixed_sample, OTHER.max_decisive), (174, 348))
+        self.check_errors(OTHER, draw_rates=(0.0, 0.85), expected=[(0.5, 65.0), (0.65, 94.7)])
+
+    def test_the_ceiling_never_raises_the_chance_of_accepting(self):
+        for q in (0.9, 0.95, 0.99, 1.0):
+            with self.subTest(q=q):
+                self.assertLessEqual(sprt_exact.operating(DEFAULTS, p=0.5, q=q)["accept"], 0.05)
+        f = sprt_exact.operating(DEFAULTS, p=0.6, q=0.95)
+        self.assertGreater(f["reject_ceiling"], 0.99)
+        self.assertLess(f["expected_comparisons"], 250)
 
 
 class MockJudgeTest(unittest.TestCase):
@@ -105,23 +213,37 @@ class MockJudgeTest(unittest.TestCase):
         self.assertGreater(sprt.log_ratio(record.settings, 25, 33), record.settings.lower)
         self.assertLess(record.comparisons, FIXED_N)
 
-    def test_all_draws_end_on_the_ceiling_at_exactly_the_minimum_sample(self):
-        for min_sample in (1, 30, 50):
+    def test_all_draws_end_on_the_ceiling_within_60_comparisons(self):
+        for min_sample, end in ((1, 83), (30, 58), (50, 54)):
             with self.subTest(min_sample=min_sample):
                 settings = sprt.Settings(min_sample=min_sample)
                 record = run(0, win=0.0, loss=0.0, settings=settings)
                 self.assertEqual((record.decision, record.reason), (sprt.REJECT, sprt.CEILING))
-                self.assertEqual((record.wins, record.losses, record.draws),
-                                 (0, 0, min_sample))
+                self.assertEqual((record.wins, record.losses, record.draws), (0, 0, end))
+                self.assertEqual(sprt_exact.all_draws_end(settings), end)
                 self.assertEqual(record.llr, 0.0)
+        self.assertLessEqual(sprt_exact.all_draws_end(DEFAULTS), 60)
 
-    def test_the_ceiling_waits_for_the_minimum_sample_and_a_rate_above_it(self):
-        settings = sprt.Settings()
-        self.assertEqual(sprt.decide(settings, 0, 0, 29), (sprt.CONTINUE, None))
-        self.assertEqual(sprt.decide(settings, 1, 2, 27), (sprt.CONTINUE, None))  # 0.9: not over
-        self.assertEqual(sprt.decide(settings, 1, 2, 28), (sprt.REJECT, sprt.CEILING))
-        self.assertEqual(sprt.decide(settings, 16, 0, 144), (sprt.CONTINUE, None))
-        self.assertEqual(sprt.decide(settings, 17, 0, 144), (sprt.ACCEPT, sprt.UPPER))
+    def test_the_ceiling_asks_for_evidence_not_a_rate(self):
+        s = DEFAULTS
+        self.assertEqual(sprt.decide(s, 0, 0, 29), (sprt.CONTINUE, None))
+        self.assertEqual(sprt.decide(s, 0, 0, 57), (sprt.CONTINUE, None))
+        self.assertEqual(sprt.decide(s, 0, 0, 58), (sprt.REJECT, sprt.CEILING))
+        self.assertEqual(sprt.decide(s, 1, 2, 27), (sprt.CONTINUE, None))   # 0.9 of 30: not yet
+        self.assertEqual(sprt.draw_limit(s, 1000), 909)                     # 0.909 of 1000
+        self.assertEqual(sprt.decide(s, 50, 41, 909), (sprt.REJECT, sprt.CEILING))
+        self.assertEqual(sprt.decide(s, 50, 42, 908), (sprt.CONTINUE, None))
+        self.assertEqual(sprt.decide(s, 16, 0, 144), (sprt.CONTINUE, None))
+        self.assertEqual(sprt.decide(s, 17, 0, 144), (sprt.ACCEPT, sprt.UPPER))
+
+    def test_truncation_counts_decisive_comparisons(self):
+        s = sprt.Settings(max_decisive=10)
+        self.assertEqual(sprt.decide(s, 5, 4, 40), (sprt.CONTINUE, None))
+        self.assertEqual(sprt.decide(s, 6, 4, 0), (sprt.ACCEPT, sprt.TRUNCATED))   # llr > 0
+        self.assertEqual(sprt.decide(s, 5, 5, 0), (sprt.REJECT, sprt.TRUNCATED))   # llr < 0
+        record = sprt.run(s, [sprt.WIN, sprt.LOSS, sprt.DRAW] * 10)
+        self.assertEqual((record.decisive, record.comparisons, record.reason), (10, 14,
+                                                                                sprt.TRUNCATED))
 
     def test_a_30_percent_winner_is_rejected_well_before_a_70_percent_one_is_accepted(self):
         record = run(0, win=0.3, loss=0.7)
@@ -135,9 +257,8 @@ class MockJudgeTest(unittest.TestCase):
         self.assertLess(worse, 0.7 * better)
 
     def test_draws_do_not_move_the_ratio_and_are_counted(self):
-        settings = sprt.Settings()
-        with_draws = sprt.run(settings, [sprt.WIN, sprt.DRAW, sprt.WIN, sprt.DRAW])
-        without = sprt.run(settings, [sprt.WIN, sprt.WIN])
+        with_draws = sprt.run(DEFAULTS, [sprt.WIN, sprt.DRAW, sprt.WIN, sprt.DRAW])
+        without = sprt.run(DEFAULTS, [sprt.WIN, sprt.WIN])
         self.assertEqual(with_draws.llr, without.llr)
         self.assertEqual(with_draws.llr, 2 * math.log(1.2))
         self.assertEqual((with_draws.wins, with_draws.losses, with_draws.draws), (2, 0, 2))
@@ -146,16 +267,15 @@ class MockJudgeTest(unittest.TestCase):
         self.assertEqual(with_draws.decision, sprt.CONTINUE)
 
     def test_order_and_a_reload_do_not_change_the_ratio(self):
-        settings = sprt.Settings()
         outcomes = [sprt.WIN] * 5 + [sprt.LOSS] * 3 + [sprt.DRAW] * 2
         ratios = set()
         for seed in range(50):
             order = list(outcomes)
             random.Random(seed).shuffle(order)
-            ratios.add(sprt.run(settings, order).llr)
+            ratios.add(sprt.run(DEFAULTS, order).llr)
         self.assertEqual(ratios, {5 * math.log(1.2) + 3 * math.log(0.8)})
-        record = sprt.run(settings, outcomes)
-        again = sprt.WinRecord.from_dict(settings, record.to_dict())
+        record = sprt.run(DEFAULTS, outcomes)
+        again = sprt.WinRecord.from_dict(DEFAULTS, record.to_dict())
         self.assertEqual((again.llr, again.comparisons), (record.llr, 10))
 
     def test_a_decided_record_refuses_more_comparisons(self):
@@ -164,28 +284,24 @@ class MockJudgeTest(unittest.TestCase):
             with self.subTest(outcome=outcome):
                 with self.assertRaises(sprt.DecidedError):
                     record.add(outcome)
-                self.assertEqual((record.comparisons, record.draws), (30, 30))
+                self.assertEqual((record.comparisons, record.draws), (58, 58))
         self.assertEqual(sprt.run(record.settings, [sprt.WIN] * 100).comparisons, 17)
-        with self.assertRaises(ValueError):
+        with self.assertRaises(ValueError) as caught:
             sprt.WinRecord().add("half a win")
+        self.assertIn("'half a win'", str(caught.exception))
 
-    def test_each_case_over_100_seeds(self):
-        for name, win, loss, right, first, most, (low, high) in CASES:
-            with self.subTest(case=name):
-                records = [run(seed, win=win, loss=loss) for seed in SEEDS]
-                counts = [r.comparisons for r in records]
-                wrong = sum((r.decision, r.reason) != right for r in records)
-                mean = statistics.fmean(counts)
-                print("\n%s: %d wrong of 100; comparisons mean %.2f, max %d, seed 0 %d; "
-                      "fixed sample %d" % (name, wrong, mean, max(counts), counts[0], FIXED_N))
-                self.assertTrue(all(r.decision != sprt.CONTINUE for r in records))
-                self.assertLessEqual(wrong, WRONG_MAX)
-                self.assertEqual(counts[0], first)
-                self.assertLessEqual(max(counts), most)
-                self.assertTrue(low <= mean <= high, mean)
-                if right[0] == sprt.ACCEPT:     # fixed_n counts decisive comparisons
-                    decisive = statistics.fmean(r.wins + r.losses for r in records)
-                    self.assertLess(decisive, FIXED_N / 4)
+    def test_simulation_agrees_with_the_exact_figures(self):
+        for p, q in ((0.6, 0.0), (0.5, 0.5)):
+            with self.subTest(p=p, q=q):
+                runs = sprt_exact.simulate(DEFAULTS, p=p, q=q, runs=1000)
+                self.assertEqual(runs, sprt_exact.simulate(DEFAULTS, p=p, q=q, runs=1000))
+                exact = sprt_exact.operating(DEFAULTS, p=p, q=q)
+                share = sum(d == sprt.ACCEPT for d, _, _ in runs) / 1000
+                sd = math.sqrt(exact["accept"] * (1 - exact["accept"]) / 1000)
+                self.assertLess(abs(share - exact["accept"]), 5 * sd)
+                mean = statistics.fmean(c for _, _, c in runs)
+                self.assertLess(abs(mean - exact["expected_comparisons"]),
+                                0.1 * exact["expected_comparisons"])
 
 
 class PersistenceTest(unittest.TestCase):
@@ -202,7 +318,6 @@ class PersistenceTest(unittest.TestCase):
         self.assertEqual(loaded.llr, record.llr)
 
     def test_a_record_whose_decision_does_not_fit_its_counts_is_refused(self):
-        settings = sprt.Settings()
         cases = [({"wins": 1, "losses": 0, "draws": 0, "decision": "accept",
                    "reason": "upper_bound"}, "the record says ('accept', 'upper_bound') but "
                   "its counts give ('continue', None)"),
@@ -212,7 +327,7 @@ class PersistenceTest(unittest.TestCase):
         for data, message in cases:
             with self.subTest(data=data):
                 with self.assertRaises(sprt.StateError) as caught:
-                    sprt.WinRecord.from_dict(settings, data)
+                    sprt.WinRecord.from_dict(DEFAULTS, data)
                 self.assertIn(message, str(caught.exception))
 
     def test_a_broken_file_is_a_state_error_naming_it(self):
@@ -220,6 +335,50 @@ class PersistenceTest(unittest.TestCase):
         with self.assertRaises(sprt.StateError) as caught:
             sprt.load_json(path)
         self.assertIn(path, str(caught.exception))
+
+
+class CommandTest(unittest.TestCase):
+    def test_the_manuals_exact_figures_are_the_programs(self):
+        with open(os.path.join(support.ROOT, "PROGRAM.md"), encoding="utf-8") as f:
+            text = f.read()
+        start = text.index("| win rate of decisive comparisons | draw rate | P(accept) |")
+        rows = [line.strip("|").split("|") for line in text[start:].split("\n\n")[0]
+                .splitlines()[2:]]
+        self.assertEqual(len(rows), 6)
+        for row in rows:
+            p, q, accept, reject, comparisons, decisive = (float(x) for x in row)
+            with self.subTest(p=p, q=q):
+                f = sprt_exact.operating(DEFAULTS, p=p, q=q)
+                self.assertEqual(["%.4f" % f["accept"], "%.4f" % f["reject"],
+                                  "%.1f" % f["expected_comparisons"],
+                                  "%.1f" % f["expected_decisive"]],
+                                 [c.strip() for c in row[2:]])
+
+    def test_exact_prints_the_figures_and_bad_settings_are_named(self):
+        status, out, err = support.run_command(self, "grader/sprt.py", "--exact")
+        self.assertEqual(status, 0, err)
+        lines = support.lines_of(out)
+        self.assertTrue(lines["fixed_sample"].startswith("268 decisive comparisons (accept at "
+                                                         "148 wins or more: size 0.0495, "
+                                                         "power 0.9507)"), lines)
+        self.assertEqual((lines["max_decisive"], lines["all_draws_end"]),
+                         ("536", "comparison 58"))
+        self.assertIn("P(accept) 0.0476", lines["p=0.50 q=0.00"])
+        self.assertIn("P(reject) 0.0467", lines["p=0.60 q=0.85"])
+        status, out, err = support.run_command(self, "grader/sprt.py", "--exact",
+                                               "--alpha", "0.7")
+        self.assertEqual((status, out), (2, ""))
+        self.assertIn("alpha must be in (0, 0.5), got 0.7", err)
+
+    def test_the_table_on_few_runs(self):
+        lines = list(sprt_exact.characteristics_table(DEFAULTS, runs=3, p_values=(0.3, 0.8),
+                                                      q_values=(0.0, 0.95)))
+        self.assertEqual(len(lines), 2 + 2 * 2)
+        self.assertTrue(lines[0].startswith("| win rate | draw rate | P(accept), 3 runs |"))
+        self.assertEqual([row.split(" | ")[:2] for row in lines[2:]],
+                         [["| 0.30", "0.00"], ["| 0.30", "0.95"], ["| 0.80", "0.00"],
+                          ["| 0.80", "0.95"]])
+        self.assertEqual(lines[2].split(" | ")[2:4], ["0.000", "0.000"])   # 0.3 never accepted
 
 
 if __name__ == "__main__":

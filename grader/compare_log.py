@@ -1,0 +1,141 @@
+"""What grader/compare.py prints when it has decided, and the row it adds
+to a results file (TSV) with --log.
+
+    lines = compare_log.summary_lines(record, comparisons, state=path, mmi=0.02)
+    compare_log.log_row("results.tsv", {"commit": "a1b2c3d", ...})
+
+The score difference is challenger minus incumbent, per instance, of tests
+over baseline: below zero the challenger makes fewer tests. Its interval is
+the normal approximation's, mean +- 1.96 standard errors, over the
+comparisons where both testers finished in time.
+"""
+
+import json
+import math
+import os
+import statistics
+import subprocess
+import tomllib
+
+import compare_state
+import grade
+import sprt
+
+Z95 = statistics.NormalDist().inv_cdf(0.975)    # the 95% interval's half-width, in standard errors
+LOG_FIELDS = ("commit", "decision", "comparisons", "score_difference", "relative_tests",
+              "status", "description")
+
+
+class UsageError(Exception):
+    """Bad options, or a file given that cannot be used (exit status 2)."""
+
+
+def wld(record):
+    return "%d/%d/%d" % (record.wins, record.losses, record.draws)
+
+
+def bounds(settings):
+    return "%.3f/%.3f" % (settings.lower, settings.upper)
+
+
+def mmi_setting(path=grade.SETTINGS):
+    """The MMI of autoresearch.toml's [metric] (absolute, in relative_tests)."""
+    with open(path, "rb") as f:
+        return float(tomllib.load(f)["metric"]["mmi"])
+
+
+def difference(comparisons):
+    """(mean, low, high) of the score differences (compare_state.scores),
+    low and high the normal 95% interval (None with fewer than 2); None
+    when no comparison has both scores."""
+    diffs = compare_state.scores(comparisons)
+    if not diffs:
+        return None
+    mean = statistics.fmean(diffs)
+    if len(diffs) < 2:
+        return mean, None, None
+    half = Z95 * statistics.stdev(diffs) / math.sqrt(len(diffs))
+    return mean, mean - half, mean + half
+
+
+def below_mmi(record, comparisons, mmi):
+    """True when an accepted challenger lowers the mean score by less than the MMI."""
+    found = difference(comparisons)
+    return record.decision == sprt.ACCEPT and (found is None or -found[0] < mmi)
+
+
+def summary_lines(record, comparisons, *, state, mmi):
+    settings, fixed = record.settings, record.settings.fixed_sample
+    decision = record.decision
+    found = difference(comparisons)
+    if below_mmi(record, comparisons, mmi):
+        decision += (" (below the MMI: the mean score falls by %.4f, less than %g)"
+                     % (-found[0] if found else 0.0, mmi))
+    if found is None:
+        diff = "-"
+    else:
+        diff = "%.4f (95%% interval %s, %d comparisons)" % (
+            found[0], "-" if found[1] is None else "%.4f to %.4f" % found[1:],
+            len(compare_state.scores(comparisons)))
+    late = [sum(entry[k] is None for entry in comparisons) for k in (0, 1)]
+    return ["decision: %s" % decision, "reason: %s" % record.reason,
+            "comparisons: %d" % record.comparisons, "W/L/D: %s" % wld(record),
+            "llr: %.3f" % record.llr, "bounds: %s" % bounds(settings),
+            "decisive: %d" % record.decisive, "fixed_sample: %d" % fixed,
+            "of_fixed_sample: %s" % ("%.2f" % (record.decisive / fixed)
+                                     if record.reason in (sprt.UPPER, sprt.LOWER) else "-"),
+            "score_difference: %s" % diff,
+            "timeouts: challenger %d, incumbent %d" % tuple(late),
+            "mmi: %g" % mmi, "state: %s" % state]
+
+
+def commit_of(path):
+    """`git rev-parse --short HEAD` in the folder of `path`, or "-"."""
+    try:
+        done = subprocess.run(["git", "-C", os.path.dirname(os.path.abspath(path)) or ".",
+                               "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, timeout=30, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError):
+        return "-"
+    return (done.stdout.strip() or "-") if done.returncode == 0 else "-"
+
+
+def log_row(path, row):
+    """Append `row` (a dict of LOG_FIELDS) to the TSV file `path`, after a
+    header line when the file is new or empty."""
+    cells = [" ".join(str(row[k]).split()) or "-" for k in LOG_FIELDS]
+    new = not os.path.exists(path) or os.path.getsize(path) == 0
+    with open(path, "a", encoding="utf-8") as f:
+        if new:
+            f.write("\t".join(LOG_FIELDS) + "\n")
+        f.write("\t".join(cells) + "\n")
+
+
+def log_decision(args, record, comparisons, *, mmi, sample, failed=False):
+    """The --log row of this run's decision (or of its failure)."""
+    found = difference(comparisons)
+    if failed:
+        decision, status = "error", "crash"
+    else:
+        low = below_mmi(record, comparisons, mmi)
+        decision = record.decision + ("_below_mmi" if low else "")
+        keep = record.decision == sprt.ACCEPT and not low
+        status = "crash" if sample and sample["status"] != "valid" else (
+            "keep" if keep else "discard")
+    diff = "-" if found is None else "%.4f [%s]" % (
+        found[0], "-" if found[1] is None else "%.4f, %.4f" % found[1:])
+    log_row(args.log, {"commit": commit_of(args.challenger), "decision": decision,
+                       "comparisons": record.comparisons, "score_difference": diff,
+                       "relative_tests": sample["relative_tests"] if sample else "-",
+                       "status": status, "description": args.description or "-"})
+
+
+def read_sample_result(path):
+    """{"status", "relative_tests"} of a result.json; UsageError naming it."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+        return {"status": data["status"], "relative_tests": data["relative_tests"]}
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise UsageError("--sample-result %r is not a result.json of grader/local.py: %s"
+                         % (path, e)) from None

@@ -1,0 +1,227 @@
+"""The state file of grader/compare.py: what a comparison run keeps between
+its starts, locked while a run uses it and checked when it is taken up.
+
+    with compare_state.Lock(path):                # StateError: another run holds it
+        data = compare_state.load(path)           # None when there is none yet
+        settings, record = compare_state.check(path, data, settings=s, seed=None,
+                                               testers=digests)
+        ...
+        compare_state.save(path, data)            # sealed, atomic
+
+The file is JSON: the format, the settings, the seed, the testers' SHA-256,
+one entry per comparison ([challenger tests, incumbent tests, baseline], a
+tester that passed its deadline written null), the record those entries give,
+the next comparison's number, and a digest of all of it.
+
+`check` refuses, with StateError naming the file and what is wrong:
+- a file whose digest does not match its content (edited by hand);
+- settings other than the run's (the options given, or their defaults);
+- a seed other than the one given, testers other than the files given;
+- entries that are not those of the seed's instances (their baselines, the cap);
+- a record other than the one its entries give, or entries that go on past
+  the comparison at which the test had decided.
+What it cannot see: an entry whose tests were changed consistently, with the
+digest computed again. grader/compare.py runs a few entries again to find
+those (`replay_choice`).
+"""
+
+import fcntl
+import hashlib
+import os
+import secrets
+
+import instances
+import problem
+import sprt
+from arh_grader import canonical, write_json
+
+FORMAT = 2             # the layout version of the state file
+REPLAYS = 3            # entries run again when a state is taken up (the last among them)
+ROLES = ("challenger", "incumbent")
+KEYS = ("comparisons", "digest", "format", "next_comparison", "record", "seed", "settings",
+        "testers")
+
+
+class Lock:
+    """An exclusive lock on the state file `path`, held through the file
+    `path`.lock (an flock: the kernel drops it when the process dies, even by
+    SIGKILL). Entering raises sprt.StateError when another process holds it;
+    leaving removes the lock file."""
+
+    def __init__(self, path):
+        self.path = path + ".lock"
+        self.fd = None
+
+    def __enter__(self):
+        for _ in range(10):        # a holder may remove the file between our open and lock
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                holder = os.read(fd, 32).decode("ascii", "replace").strip() or "unknown"
+                os.close(fd)
+                raise sprt.StateError(
+                    "%s is in use by another compare.py run (process %s holds %s); wait for "
+                    "it to end, or give another --state" % (self.path[:-5], holder, self.path)
+                ) from None
+            try:
+                now = os.stat(self.path)
+            except FileNotFoundError:
+                now = None
+            held = os.fstat(fd)
+            if now is not None and (now.st_dev, now.st_ino) == (held.st_dev, held.st_ino):
+                os.ftruncate(fd, 0)
+                os.write(fd, b"%d\n" % os.getpid())
+                self.fd = fd
+                return self
+            os.close(fd)
+        raise sprt.StateError("cannot lock %s: it keeps being replaced" % self.path)
+
+    def __exit__(self, *exc):
+        if self.fd is not None:
+            try:
+                os.unlink(self.path)      # still ours: nobody else may lock it meanwhile
+            except FileNotFoundError:
+                pass
+            os.close(self.fd)
+            self.fd = None
+
+
+def digest(data):
+    """The SHA-256 of the state's canonical JSON, its digest aside."""
+    return hashlib.sha256(canonical({k: v for k, v in data.items() if k != "digest"})
+                          ).hexdigest()
+
+
+def new(settings, seed, testers):
+    """A state with no comparison yet."""
+    return {"format": FORMAT, "settings": settings.to_dict(), "seed": seed,
+            "testers": dict(testers), "comparisons": [],
+            "record": sprt.WinRecord(settings).to_dict(), "next_comparison": 1}
+
+
+def save(path, data):
+    """Seal `data` with its digest and write it atomically."""
+    data["digest"] = digest(data)
+    write_json(path, data)
+
+
+def load(path):
+    """The state saved in `path`, or None when there is no such file."""
+    return sprt.load_json(path)
+
+
+def outcome(challenger, incumbent):
+    """WIN, LOSS or DRAW for the challenger from the two tests counts; None
+    (past the deadline) loses to any count, and two Nones draw."""
+    if challenger is None or incumbent is None:
+        return sprt.DRAW if challenger is incumbent else (sprt.WIN if challenger is not None
+                                                           else sprt.LOSS)
+    if challenger < incumbent:
+        return sprt.WIN
+    return sprt.LOSS if challenger > incumbent else sprt.DRAW
+
+
+def tally(settings, comparisons):
+    """The record the entries give, stepping through them as the run did;
+    ValueError when the test had decided before the last entry."""
+    record = sprt.WinRecord(settings)
+    for number, (challenger, incumbent, _) in enumerate(comparisons, 1):
+        if record.decision != sprt.CONTINUE:
+            raise ValueError("the test had decided (%s) at comparison %d, yet the file holds %d"
+                             % (record.decision, number - 1, len(comparisons)))
+        record.add(outcome(challenger, incumbent))
+    return record
+
+
+def _is_count(value):
+    return type(value) is int and value >= 0
+
+
+def check(path, data, *, settings, seed, testers):
+    """(settings, record) of the state `data` read from `path`, after every
+    check of the module's docstring; `settings` are the run's, `seed` the one
+    given (None: any), `testers` the files' SHA-256 by role. StateError
+    names the file and what does not fit."""
+    def refuse(message, *args):
+        raise sprt.StateError("%s: %s" % (path, message % args))
+
+    if data.get("format") != FORMAT:
+        refuse("format %r, where this compare.py reads %d; start a new state file",
+               data.get("format"), FORMAT)
+    if sorted(data) != sorted(KEYS):
+        refuse("a state file of compare.py holds exactly %s, this one %s; start a new state "
+               "file", ", ".join(KEYS), ", ".join(sorted(data)))
+    if data["digest"] != digest(data):
+        refuse("its content does not match its digest: it was changed after compare.py "
+               "wrote it; start a new state file")
+    try:
+        saved = sprt.Settings.from_dict(data["settings"]).to_dict()
+    except sprt.StateError as e:
+        refuse("%s", e)
+    for field, option, _ in sprt.OPTIONS:
+        if saved[field] != getattr(settings, field):
+            refuse("%s is %r there and %r in this run; give %s %r to go on with it, or start "
+                   "a new state file", field, saved[field], getattr(settings, field), option,
+                   saved[field])
+    if type(data["seed"]) is not str:
+        refuse("the seed must be a string, got %r", data["seed"])
+    if seed is not None and seed != data["seed"]:
+        refuse("--seed %r differs from %r saved there", seed, data["seed"])
+    saved_testers = data["testers"]
+    if type(saved_testers) is not dict or sorted(saved_testers) != sorted(ROLES):
+        refuse("testers must map %s to SHA-256 digests, got %r", " and ".join(ROLES),
+               saved_testers)
+    for role in ROLES:
+        if testers[role] != saved_testers[role]:
+            refuse("the %s is another version than the one this state file was started with "
+                   "(SHA-256 %s now, %s then): a new version of a tester needs a new state "
+                   "file, for example --state compare-%s.json", role, testers[role][:12],
+                   str(saved_testers[role])[:12], testers[role][:12])
+    comparisons = data["comparisons"]
+    if type(comparisons) is not list:
+        refuse("comparisons must be a list, got %r", comparisons)
+    for index, entry in enumerate(comparisons):
+        if type(entry) is not list or len(entry) != 3 \
+                or not all(x is None or _is_count(x) for x in entry[:2]):
+            refuse("comparison %d must be [challenger tests, incumbent tests, baseline] with "
+                   "counts or null, got %r", index + 1, entry)
+        instance = instances.draw_instance(data["seed"], index)
+        if entry[2] != instance["baseline"] or any(
+                x is not None and x > problem.cap(instance["n"]) for x in entry[:2]):
+            refuse("comparison %d, %r, is not one of instance %d of the seed %r (baseline %d, "
+                   "cap %d)", index + 1, entry, index, data["seed"], instance["baseline"],
+                   problem.cap(instance["n"]))
+    settings_now = sprt.Settings(**saved)
+    try:
+        record = tally(settings_now, comparisons)
+    except ValueError as e:
+        refuse("%s", e)
+    if data["record"] != record.to_dict():
+        refuse("the record %r is not the one its %d comparisons give, %r", data["record"],
+               len(comparisons), record.to_dict())
+    if data["next_comparison"] != len(comparisons) + 1:
+        refuse("next_comparison is %r but the file holds %d comparisons",
+               data["next_comparison"], len(comparisons))
+    return settings_now, record
+
+
+def replay_choice(comparisons, *, count=REPLAYS):
+    """Indexes of up to `count` entries worth running again: the last one
+    with both counts, and others drawn at random (not predictably) among
+    the rest with both counts."""
+    whole = [i for i, entry in enumerate(comparisons) if None not in entry[:2]]
+    if not whole:
+        return []
+    chosen = {whole[-1]}
+    rest = whole[:-1]
+    pick = secrets.SystemRandom()
+    chosen.update(pick.sample(rest, min(count - 1, len(rest))))
+    return sorted(chosen)
+
+
+def scores(comparisons):
+    """Each entry's score difference, challenger minus incumbent (tests over
+    baseline: below zero, the challenger made fewer tests), for the entries
+    where both testers finished."""
+    return [(c - i) / b for c, i, b in comparisons if c is not None and i is not None]
