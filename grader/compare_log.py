@@ -15,7 +15,6 @@ import math
 import os
 import statistics
 import subprocess
-import tomllib
 
 import compare_state
 import grade
@@ -40,8 +39,7 @@ def bounds(settings):
 
 def mmi_setting(path=grade.SETTINGS):
     """The MMI of autoresearch.toml's [metric] (absolute, in relative_tests)."""
-    with open(path, "rb") as f:
-        return float(tomllib.load(f)["metric"]["mmi"])
+    return float(grade.load_settings(path, table="metric")["mmi"])
 
 
 def difference(comparisons):

@@ -48,9 +48,7 @@ def main(argv=None):
         return 2
     if args.resamples < 100:
         parser.error("--resamples must be at least 100, got %r" % args.resamples)
-    import tomllib         # here, so that Python 3.10 reaches the version check
-    with open(grade.SETTINGS, "rb") as f:
-        mmi = tomllib.load(f)["metric"]["mmi"]
+    mmi = grade.load_settings(table="metric")["mmi"]
     se = bootstrap_se(scores, resamples=args.resamples)
     print("result: %s" % args.result)
     print("instances: %d" % len(scores))
