@@ -50,7 +50,6 @@ import os
 import secrets
 import signal
 import sys
-import threading
 import traceback
 
 import compare_log
@@ -59,7 +58,7 @@ import grade
 import instances
 import problem
 import sprt
-from arh_grader import Failure, QueryError
+from arh_grader import Failure, Session
 from arh_grader.client import MAX_RESPONSE
 from compare_log import UsageError
 from compare_state import ROLES
@@ -92,63 +91,38 @@ def _stop(signum, frame):
 
 # ---- one tester on one instance -----------------------------------------
 
-class CountingOracle:
+class LocalOracle:
     """One instance's oracle in this process; `test` is what find gets.
 
-    It follows the HTTP path step by step: the pool is serialized as the
-    worker sends it (a pool that is not JSON raises TypeError, uncounted);
-    then every request is counted; over the cap it is refused and the session
-    marked; a body over problem.max_body is refused; what does not parse or
-    fails problem.check_query is refused and counted `invalid`. A refusal
-    raises OracleError in the tester, as the worker does.
+    The pool is written as the worker writes it (one that is not JSON
+    raises TypeError, uncounted); then arh_grader's Session counts, refuses
+    and answers it by the very code the HTTP oracle runs. A refusal raises
+    OracleError in the tester, as the worker does; once closed, a test is
+    refused and not counted, as a closed token is over HTTP.
     """
 
     def __init__(self, instance):
-        self.secret = problem.secret_of(instance)
-        self.cap = problem.cap(instance["n"])
-        self.max_body = problem.max_body(instance["n"])
-        self.tests = self.invalid = 0
-        self.over_cap = False
-        self._lock = threading.Lock()
+        self.session = Session(problem.secret_of(instance), cap=problem.cap(instance["n"]),
+                               max_body=problem.max_body(instance["n"]),
+                               check=problem.check_query, answer=problem.answer_query)
 
     def test(self, pool):
-        body = json.dumps({"pool": pool}, separators=(",", ":")).encode()
-        with self._lock:
-            self.tests += 1
-            number = self.tests
-        if number > self.cap:
-            self.over_cap = True
-            raise OracleError("oracle answered 429: over the cap of %d tests" % self.cap)
-        if len(body) > self.max_body:
-            raise OracleError("oracle answered 413: body of %d bytes; at most %d here"
-                              % (len(body), self.max_body))
-        try:
-            query = json.loads(body.decode("utf-8"), parse_constant=_no_constant)
-        except (ValueError, RecursionError) as e:
-            raise self._refused("not JSON: %s" % e) from None
-        try:
-            problem.check_query(self.secret, query)
-        except QueryError as e:
-            raise self._refused(str(e)) from None
-        except RecursionError:
-            raise self._refused("the query is nested too deeply") from None
-        return problem.is_positive(self.secret, query)
+        status, reply, _ = self.session.submit(json.dumps({"pool": pool},
+                                                          separators=(",", ":")).encode())
+        if status == 200:
+            return json.loads(reply)["positive"]
+        raise OracleError("oracle answered %d: %s" % (status, json.loads(reply)["error"]))
 
-    def _refused(self, message):
-        """Count an invalid test; the error its 400 raises in the tester."""
-        with self._lock:
-            self.invalid += 1
-        return OracleError("oracle answered 400: %s" % message)
-
-
-def _no_constant(name):
-    raise ValueError("%s is not JSON" % name)
+    def close(self):
+        """End the session: its counts are final."""
+        self.session.end()
+        return self.session
 
 
 def solve_one(find, instance):
-    """Run `find` on `instance` under a fresh CountingOracle and judge it as
-    grade.solve_one does, the cap first: (oracle, Failure or None)."""
-    oracle = CountingOracle(instance)
+    """Run `find` on `instance` under a fresh LocalOracle and judge it as
+    grade.solve_one does, the cap first: (its closed Session, Failure or None)."""
+    oracle = LocalOracle(instance)
     n = instance["n"]
     failure = answer = None
     try:
@@ -160,8 +134,10 @@ def solve_one(find, instance):
         failure = Failure("no_answer", "find raised:\n" + text)
     else:
         failure, answer = as_sent(answer)
-    return oracle, grade.judge(instance, answer, failure, over_cap=oracle.over_cap,
-                               cap=oracle.cap)
+    finally:
+        session = oracle.close()
+    return session, grade.judge(instance, answer, failure, over_cap=session.over_cap,
+                                cap=session.cap)
 
 
 def as_sent(answer):

@@ -16,6 +16,7 @@ import support  # noqa: E402
 import compare  # noqa: E402
 import compare_state  # noqa: E402
 import instances  # noqa: E402
+import selfcheck  # noqa: E402
 import sprt  # noqa: E402
 
 CALIBRATION = os.path.join(support.GRADER, "calibration.py")
@@ -503,3 +504,30 @@ def find(n, priors, test):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class OneCountingRuleTest(unittest.TestCase):
+    """The self-check's testers through compare.py's in-process oracle and
+    through the HTTP oracle: the same tests, invalid tests and verdict on
+    every instance, refusals included (a test after find returned is refused
+    and not counted by both)."""
+
+    CASES = ("shipped", "missing", "unsorted", "booleans", "set", "raises", "over_cap",
+             "over_cap_then_wrong", "invalid_pools_caught", "threads", "test_after_return")
+
+    def test_both_oracles_count_alike(self):
+        items = instances.draw(3, "one-counting-rule")
+        sources = {case[0]: case[2] for case in selfcheck.CASES}
+        for name in self.CASES:
+            with self.subTest(tester=name):
+                path = support.write(self, name + ".py", sources[name])
+                http = support.local.evaluate_local(items, tester=path, settings=HTTP_SETTINGS)
+                find = compare.load_tester(path, "challenger")
+                here = []
+                for item in items[:len(http["items"])]:
+                    session, failure = compare.solve_one(find, item)
+                    here.append((session.tests, session.invalid,
+                                 failure.kind if failure else None))
+                graded = [(e["tests"], e["invalid_tests"], e.get("kind"))
+                          for e in http["items"]]
+                self.assertEqual(here, graded)

@@ -198,8 +198,9 @@ class Session:
         """Record request `number`: `query` and `reply` as JSON bytes. A
         request the session's end has recorded already is left as it is."""
         with self._idle:
-            if self._open.pop(number, None) is None:
+            if number not in self._open:
                 return
+            del self._open[number]
             self._answering.discard(number)
             self._record(status, query, reply)
             self._idle.notify_all()
