@@ -24,7 +24,8 @@ SOLVE_BODY_MAX = 16_640     # bytes of a /solve body at most: 256 + 32 per item
 BODY_TIMEOUT = 2.0          # seconds a body may take to arrive after its header lines
 TOKEN_MAX = 256             # characters of a token at most (visible ASCII, 0x21-0x7e)
 LINE_MAX = 65_536           # bytes of a request line at most, its CRLF included
-HEADER_LINES_MAX = 100      # header lines of a request at most
+WORKER_HEADER_LINES = 99    # header lines of a request to the worker at most
+ORACLE_HEADER_LINES = 100   # header lines of a request to the oracle at most
 HEADER_LINE_MAX = 65_536    # bytes of one header line at most (the worker's limit)
 HEAD_MAX = 65_536           # bytes of all the header lines at most (the oracle's limit)
 REPLY_MAX = 1 << 20         # bytes of a worker's reply body the grader reads at most
@@ -48,7 +49,7 @@ WORKER = (
            400, False, True, "`no_answer`"),
     Worker("line_too_long", "a request line over 65,536 bytes", 414, False, True,
            "`no_answer`"),
-    Worker("head_too_large", "over 100 header lines, or one over 65,536 bytes", 431, False,
+    Worker("head_too_large", "over 99 header lines, or one over 65,536 bytes", 431, False,
            True, "`no_answer`"),
     Worker("no_path", "`GET` of a path but `/health`, `POST` of a path but `/solve`", 404,
            False, True, "`no_answer`"),
