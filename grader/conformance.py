@@ -40,19 +40,15 @@ import problem  # noqa: E402
 import rules  # noqa: E402
 import workers  # noqa: E402
 from arh_grader import Oracle  # noqa: E402
+from conformance_requests import (N, PRIORS, REPLY_WAIT, RequestRules, described,  # noqa: E402
+                                  get, is_json, json_of, post, solve_body)
 
 START_TIMEOUT = 30.0    # seconds a worker has to listen (autoresearch.toml's start deadline)
-REPLY_WAIT = 10.0       # seconds to wait for the reply to a bad request
 SOLVE_WAIT = 30.0       # seconds to wait for the reply to a /solve
 SLOW_ANSWER = 1.5       # seconds the oracle takes over one answer in `slow_test`
-DRIP = 0.2              # seconds between the two halves of a body in `stalled_408`
-STALL_WAIT = rules.BODY_TIMEOUT + 8.0   # seconds to wait for the 408 of a stalled body
 WATCH = 1.0             # seconds the worker is watched after an abandoned /solve
 LOG_LINES = 20          # lines of the worker's log shown after a failure
-N = 64                  # the known instance: its items, defectives and priors
-DEFECTIVES = (5, 17, 40)
-PRIORS = [round(0.004 + 0.3 * ((i * 37) % N) / N, 6) for i in range(N)]
-PRIORS[9] = 1.5e-05     # written with an exponent in JSON
+DEFECTIVES = (5, 17, 40)   # of the known instance (N items, PRIORS)
 
 
 class Hold:
@@ -91,34 +87,7 @@ def expected_pools():
     return pools
 
 
-def solve_body(token, *, n=N, priors=None, **extra):
-    """A compact /solve body, as the grader writes it."""
-    request = {"token": token, "n": n, "priors": PRIORS if priors is None else priors}
-    request.update(extra)
-    return json.dumps(request, separators=(",", ":")).encode()
-
-
-def post(body, *, path=b"/solve", length=None, headers=()):
-    """The bytes of a POST; `length` None: the body's, False: none."""
-    lines = [b"POST %s HTTP/1.1" % path, b"Host: conformance"]
-    if length is not False:
-        lines.append(b"Content-Length: " + (b"%d" % len(body) if length is None else length))
-    return b"\r\n".join(lines + list(headers)) + b"\r\n\r\n" + body
-
-
-def get(path, headers=()):
-    return b"\r\n".join([b"GET %s HTTP/1.1" % path, b"Host: conformance", *headers]) + b"\r\n\r\n"
-
-
-def described(reply):
-    """A reply in a few words, for the report."""
-    if reply.status is None:
-        return reply.error
-    body = reply.body[:120].decode("utf-8", "replace")
-    return "%d %s" % (reply.status, body + ("..." if len(reply.body) > 120 else ""))
-
-
-class Checker:
+class Checker(RequestRules):
     """The rules, checked one after another against one worker."""
 
     def __init__(self, url, oracle, *, command=None):
@@ -128,14 +97,7 @@ class Checker:
 
     # ---- helpers ----
 
-    def send(self, data, **options):
-        options.setdefault("timeout", REPLY_WAIT)
-        reply = workers.exchange(self.url, data, **options)
-        if reply.status is not None and 400 <= reply.status < 500:
-            self.errors.append(reply)
-        return reply
-
-    def solve(self, body=None, hold=None):
+    def solve_known(self, body=None, hold=None):
         """Solve the known instance in a session of its own: (reply, session)."""
         token = self.oracle.open((N, frozenset(DEFECTIVES), hold), cap=problem.cap(N),
                                  max_body=problem.max_body(N))
@@ -149,31 +111,14 @@ class Checker:
 
     def known(self):
         if self._known is None:
-            self._known = self.solve()
+            self._known = self.solve_known()
         return self._known
-
-    def statuses(self, cases, status):
-        """(ok, seen): each request of `cases` ({label: bytes}) gets `status`."""
-        for label, data in cases.items():
-            reply = self.send(data)
-            if reply.status != status:
-                return False, "%s: want %d, got %s" % (label, status, described(reply))
-        return True, "%d for each of: %s" % (status, ", ".join(cases))
-
-    def not_status(self, cases, status):
-        """(ok, seen): no request of `cases` gets `status` (nor fails)."""
-        for label, data in cases.items():
-            reply = self.send(data)
-            if reply.status is None or reply.status == status:
-                return False, "%s: want anything but %d, got %s" % (label, status,
-                                                                    described(reply))
-        return True, "not %d for: %s" % (status, ", ".join(cases))
 
     # ---- the rules, in the order they are checked ----
 
     def health(self):
         reply = self.send(get(b"/health"))
-        ok = reply.status == 200 and _json(reply) == {"ok": True} and _is_json(reply)
+        ok = reply.status == 200 and json_of(reply) == {"ok": True} and is_json(reply)
         return ok, described(reply)
 
     def port_zero(self):
@@ -205,10 +150,10 @@ class Checker:
             session.tests, described(reply))
         return session.tests > 0, seen
 
-    def solve_reply(self):
+    def solve(self):
         reply, _ = self.known()
-        ok = reply.status == 200 and _is_json(reply) and \
-            type(_json(reply)) is dict and _json(reply).get("answer") == list(DEFECTIVES)
+        ok = reply.status == 200 and is_json(reply) and \
+            type(json_of(reply)) is dict and json_of(reply).get("answer") == list(DEFECTIVES)
         return ok, "%s (defectives %s)" % (described(reply), list(DEFECTIVES))
 
     def one_test_a_request(self):
@@ -232,7 +177,7 @@ class Checker:
                 N, b",".join(b"%.4e" % p for p in PRIORS)),
         }
         for label, body in forms.items():
-            reply, _ = self.solve(body)
+            reply, _ = self.solve_known(body)
             if reply.status != 200:
                 return False, "%s: %s" % (label, described(reply))
         return True, "200 for: %s" % ", ".join(forms)
@@ -240,154 +185,18 @@ class Checker:
     def oracle_refusal(self):
         reply = workers.exchange(self.url, post(solve_body("no-such-session-0123456789")),
                                  timeout=SOLVE_WAIT)
-        error = _json(reply).get("error") if type(_json(reply)) is dict else None
-        ok = reply.status == 500 and _is_json(reply) and type(error) is str and "403" in error
+        error = json_of(reply).get("error") if type(json_of(reply)) is dict else None
+        ok = reply.status == 500 and is_json(reply) and type(error) is str and "403" in error
         return ok, "a token the oracle refuses (403): %s" % described(reply)
 
     def slow_test(self):
-        reply, _ = self.solve(hold=Hold(delay=SLOW_ANSWER))
+        reply, _ = self.solve_known(hold=Hold(delay=SLOW_ANSWER))
         return reply.status == 200, "a first answer %g s late: %s" % (SLOW_ANSWER,
                                                                        described(reply))
 
-    def request_line_400(self):
-        return self.statuses({"garbage": b"GARBAGE\r\n\r\n", "two words": b"GET /health\r\n\r\n",
-                              "HTTP/2.0": b"GET /health HTTP/2.0\r\n\r\n",
-                              "an empty line": b"\r\n\r\n"}, 400)
-
-    def path_404(self):
-        return self.statuses({"GET /nowhere": get(b"/nowhere"), "GET /solve": get(b"/solve"),
-                              "POST /health": post(b"{}", path=b"/health"),
-                              "POST /nowhere": post(b"{}", path=b"/nowhere")}, 404)
-
-    def method_405(self):
-        return self.statuses({m.decode(): post(b"{}").replace(b"POST", m, 1)
-                              for m in (b"PUT", b"DELETE", b"PATCH", b"OPTIONS")}, 405)
-
-    def length_411(self):
-        body = solve_body("x")
-        cases = {"none": post(body, length=False)}
-        cases.update(("%r" % v.decode(), post(body, length=v)) for v in (b"abc", b"+12", b"-1",
-                                                                        b"1.5", b" "))
-        cases["twice"] = post(body, headers=[b"Content-Length: %d" % len(body)])
-        cases["Transfer-Encoding"] = post(b"5\r\nhello\r\n0\r\n\r\n", length=False,
-                                          headers=[b"Transfer-Encoding: chunked"])
-        return self.statuses(cases, 411)
-
-    def size_413(self):
-        ok, seen = self.statuses({"Content-Length %d" % (rules.SOLVE_BODY_MAX + 1):
-                                  post(b"", length=b"%d" % (rules.SOLVE_BODY_MAX + 1))}, 413)
-        if not ok:
-            return ok, seen
-        body = solve_body("x", n=0, priors=[])
-        body += b" " * (rules.SOLVE_BODY_MAX - len(body))
-        more_ok, more = self.not_status({"a body of %d bytes" % len(body): post(body)}, 413)
-        return more_ok, "%s; %s" % (seen, more)
-
-    def stalled_408(self):
-        data = post(solve_body("x", n=0, priors=[]))
-        started = time.monotonic()
-        reply = self.send(data[:-10], timeout=STALL_WAIT)
-        seen = "a body 10 bytes short: %s after %.1f s" % (described(reply),
-                                                           time.monotonic() - started)
-        if reply.status != 408:
-            return False, seen
-        reply = self.send(data[:-10], pieces=[data[-10:]], pause=DRIP)
-        seen += "; a body in two parts %g s apart: %s" % (DRIP, described(reply))
-        return reply.status not in (None, 408), seen
-
-    def truncated_400(self):
-        data = post(solve_body("x", n=0, priors=[]))
-        reply = self.send(data[:-10], half_close=True)
-        return reply.status == 400, "a body 10 bytes short, then the client's end closed: %s" % (
-            described(reply))
-
-    def json_400(self):
-        good = solve_body("x")
-        return self.statuses({
-            "not JSON": post(b"nope"), "NaN": post(good.replace(b'"n":64', b'"n":NaN')),
-            "Infinity": post(good.replace(b'"n":64', b'"n":Infinity')),
-            "UTF-16 with a BOM": post(good.decode().encode("utf-16")),
-            "UTF-8 with a BOM": post(b"\xef\xbb\xbf" + good),
-            "not UTF-8": post(good.replace(b'"x"', b'"\xff"')),
-            "two values": post(good + b"{}"), "cut short": post(good[:-1])}, 400)
-
-    def fields_400(self):
-        return self.statuses({label: post(body) for label, body in {
-            "another key": solve_body("x", extra=1), "no token": b'{"n":1,"priors":[0.5]}',
-            "an array": b"[]", "n 0": solve_body("x", n=0, priors=[]),
-            "n 513": solve_body("x", n=513, priors=[0.5] * 513),
-            "n true": solve_body("x", n=True, priors=[0.5]),
-            "n 1.0": solve_body("x", n=1.0, priors=[0.5]),
-            "n priors": solve_body("x", n=2, priors=[0.5]),
-            "prior 0": solve_body("x", n=1, priors=[0.0]),
-            "prior 1": solve_body("x", n=1, priors=[1]),
-            "prior true": solve_body("x", n=1, priors=[True]),
-            "prior text": solve_body("x", n=1, priors=["0.5"])}.items()}, 400)
-
-    def token_400(self):
-        ok, seen = self.statuses({label: post(solve_body(token)) for label, token in {
-            "empty": "", "257 characters": "x" * (rules.TOKEN_MAX + 1), "a space": "a b",
-            "non-ASCII": "caf\u00e9", "a number": 3, "null": None}.items()}, 400)
-        if not ok:
-            return ok, seen
-        token = "".join(chr(33 + i % 94) for i in range(rules.TOKEN_MAX))
-        more_ok, more = self.not_status({"256 visible characters": post(solve_body(token))}, 400)
-        return more_ok, "%s; %s" % (seen, more)
-
-    def line_414(self):
-        long_path = b"/" + b"a" * rules.LINE_MAX
-        ok, seen = self.statuses({"a request line over 65,536 bytes": get(long_path)}, 414)
-        if not ok:
-            return ok, seen
-        more_ok, more = self.not_status({"one of 60,000 bytes": get(long_path[:60_000])}, 414)
-        return more_ok, "%s; %s" % (seen, more)
-
-    def headers_431(self):
-        many = [b"X-%d: 1" % i for i in range(rules.WORKER_HEADER_LINES - 1)]  # and Host
-        ok, seen = self.statuses({"%d header lines" % (rules.WORKER_HEADER_LINES + 1):
-                                  get(b"/health", many + [b"Y: 1"]),
-                                  "a header line over 65,536 bytes":
-                                  get(b"/health", [b"X: " + b"a" * rules.HEADER_LINE_MAX])},
-                                 431)
-        if not ok:
-            return ok, seen
-        more_ok, more = self.not_status({"%d header lines" % rules.WORKER_HEADER_LINES:
-                                         get(b"/health", many)}, 431)
-        return more_ok, "%s; %s" % (seen, more)
-
-    def errors_close(self):
-        cases = {"not JSON": post(b"nope"), "GET /nowhere": get(b"/nowhere"),
-                 "PUT": post(b"{}").replace(b"POST", b"PUT", 1),
-                 "no Content-Length": post(b"{}", length=False),
-                 "too large": post(b"", length=b"%d" % (rules.SOLVE_BODY_MAX + 1))}
-        for label, data in cases.items():
-            reply = self.send(data, see_close=True)
-            said = reply.headers.get("connection", "").lower() == "close"
-            if not (reply.status and 400 <= reply.status < 500 and said and reply.closed):
-                return False, "%s: %s, Connection: %r, closed: %s" % (
-                    label, described(reply), reply.headers.get("connection"), reply.closed)
-        return True, "Connection: close, then closed, for: %s" % ", ".join(cases)
-
-    def error_json(self):
-        for label, data, value in (
-                ("n 513", post(solve_body("x", n=513, priors=[0.5])), "513"),
-                ("prior 1.5", post(solve_body("x", n=1, priors=[1.5])), "1.5"),
-                ("Content-Length abc", post(b"{}", length=b"abc"), "abc")):
-            reply = self.send(data)
-            error = _json(reply).get("error") if type(_json(reply)) is dict else None
-            if type(error) is not str or value not in error:
-                return False, "%s: the error must name %r, got %s" % (label, value,
-                                                                      described(reply))
-        for reply in self.errors:
-            error = _json(reply).get("error") if type(_json(reply)) is dict else None
-            if not _is_json(reply) or type(error) is not str or not error:
-                return False, "a 4xx without a JSON {\"error\": text}: %s" % described(reply)
-        return True, "%d replies 4xx, each {\"error\": text}, naming the bad value" % len(
-            self.errors)
-
     def keeps_serving(self):
         health = self.send(get(b"/health"))
-        reply, _ = self.solve()
+        reply, _ = self.solve_known()
         seen = "after %d bad requests: GET /health %s; /solve %s" % (
             len(self.errors), described(health), described(reply))
         return health.status == 200 and reply.status == 200, seen
@@ -415,37 +224,32 @@ class Checker:
                 return False, "after a /solve left at its deadline: GET /health %s" % (
                     described(health))
             time.sleep(workers.POLL)
-        reply, _ = self.solve()
+        reply, _ = self.solve_known()
         return reply.status == 200, "after a /solve left at its deadline: /solve %s" % (
             described(reply))
 
-    RULES = (   # (name, method, the rules it needs)
-        ("health", health, ()), ("port_zero", port_zero, ()),
-        ("oracle_token", oracle_token, ()), ("solve", solve_reply, ("oracle_token",)),
-        ("one_test_a_request", one_test_a_request, ("oracle_token",)),
-        ("solve_request_forms", solve_request_forms, ("oracle_token",)),
-        ("oracle_refusal", oracle_refusal, ()), ("slow_test", slow_test, ("oracle_token",)),
-        ("request_line_400", request_line_400, ()), ("path_404", path_404, ()),
-        ("method_405", method_405, ()), ("length_411", length_411, ()),
-        ("size_413", size_413, ()), ("stalled_408", stalled_408, ()),
-        ("truncated_400", truncated_400, ()), ("json_400", json_400, ()),
-        ("fields_400", fields_400, ()), ("token_400", token_400, ()),
-        ("line_414", line_414, ()), ("headers_431", headers_431, ()),
-        ("errors_close", errors_close, ()), ("error_json", error_json, ()),
-        ("keeps_serving", keeps_serving, ("oracle_token",)),
-        ("abandoned_solve", abandoned_solve, ("oracle_token",)),
+    RULES = (   # (name: the method that checks it, the rules it needs)
+        ("health", ()), ("port_zero", ("health",)), ("oracle_token", ()),
+        ("solve", ("oracle_token",)), ("one_test_a_request", ("oracle_token",)),
+        ("solve_request_forms", ("oracle_token",)), ("oracle_refusal", ()),
+        ("slow_test", ("oracle_token",)), ("request_line_400", ()), ("path_404", ()),
+        ("method_405", ()), ("length_411", ()), ("size_413", ()), ("stalled_408", ()),
+        ("truncated_400", ()), ("json_400", ()), ("fields_400", ()), ("token_400", ()),
+        ("line_414", ()), ("headers_431", ()), ("errors_close", ()), ("error_json", ()),
+        ("keeps_serving", ("health", "oracle_token")),
+        ("abandoned_solve", ("keeps_serving",)),
     )
 
     def run(self):
         """Check every rule: [(name, "pass" | "fail" | "skip", what was seen)]."""
         results, outcome = [], {}
-        for name, method, needs in self.RULES:
+        for name, needs in self.RULES:
             failed = [need for need in needs if outcome.get(need) != "pass"]
             if failed:
                 result = ("skip", "needs %s, which did not pass" % ", ".join(failed))
             else:
                 try:
-                    ok, seen = method(self)
+                    ok, seen = getattr(self, name)()
                 except (OSError, ValueError) as e:
                     ok, seen = False, "%s: %s" % (type(e).__name__, e)
                 result = ("skip" if ok is None else "pass" if ok else "fail", seen)
@@ -454,18 +258,7 @@ class Checker:
         return results
 
 
-RULE_NAMES = tuple(name for name, _, _ in Checker.RULES)
-
-
-def _json(reply):
-    try:
-        return json.loads(reply.body.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        return None
-
-
-def _is_json(reply):
-    return reply.headers.get("content-type", "").split(";")[0].strip() == "application/json"
+RULE_NAMES = tuple(name for name, _ in Checker.RULES)
 
 
 def _short(value):
