@@ -41,7 +41,7 @@ import rules  # noqa: E402
 import workers  # noqa: E402
 from arh_grader import Oracle  # noqa: E402
 from conformance_requests import (N, PRIORS, REPLY_WAIT, RequestRules, described,  # noqa: E402
-                                  get, is_json, json_of, post, solve_body)
+                                  get, is_json, json_of, post, solve_body, status)
 
 START_TIMEOUT = 30.0    # seconds a worker has to listen (autoresearch.toml's start deadline)
 SOLVE_WAIT = 30.0       # seconds to wait for the reply to a /solve
@@ -118,7 +118,8 @@ class Checker(RequestRules):
 
     def health(self):
         reply = self.send(get(b"/health"))
-        ok = reply.status == 200 and json_of(reply) == {"ok": True} and is_json(reply)
+        ok = reply.status == status("healthy") and json_of(reply) == {"ok": True} and \
+            is_json(reply)
         return ok, described(reply)
 
     def port_zero(self):
@@ -152,7 +153,7 @@ class Checker(RequestRules):
 
     def solve(self):
         reply, _ = self.known()
-        ok = reply.status == 200 and is_json(reply) and \
+        ok = reply.status == status("answered") and is_json(reply) and \
             type(json_of(reply)) is dict and json_of(reply).get("answer") == list(DEFECTIVES)
         return ok, "%s (defectives %s)" % (described(reply), list(DEFECTIVES))
 
@@ -186,7 +187,8 @@ class Checker(RequestRules):
         reply = workers.exchange(self.url, post(solve_body("no-such-session-0123456789")),
                                  timeout=SOLVE_WAIT)
         error = json_of(reply).get("error") if type(json_of(reply)) is dict else None
-        ok = reply.status == 500 and is_json(reply) and type(error) is str and "403" in error
+        ok = reply.status == status("tester_raised") and is_json(reply) and \
+            type(error) is str and "403" in error
         return ok, "a token the oracle refuses (403): %s" % described(reply)
 
     def slow_test(self):

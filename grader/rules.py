@@ -77,7 +77,7 @@ ORACLE = (
     Oracle("not_json", "a body that is not strict JSON in UTF-8", 400, True, False,
            "none: `find` gets the error"),
     Oracle("truncated", "the client closed before the whole body came", 400, True, True,
-           "none"),
+           "none: the client has gone"),
     Oracle("stalled", "a body not all there 2 s after the header lines", 408, True, True,
            "none: `find` gets the error"),
     Oracle("length", "no `Content-Length`, one that is not ASCII digits (`abc`, `+12`), or "
@@ -111,10 +111,10 @@ VERDICTS = (
     Verdict("unencodable", "422", "any", "`schema`"),
     Verdict("other_status", "any other (201, 3xx, 4xx, 500, ...)", "any", "`no_answer`"),
     Verdict("too_large", "any", "over 1 MiB", "`schema`"),
-    Verdict("late", "none within the instance's deadline", "", "`timeout`"),
-    Verdict("dropped", "none: the connection is refused, dropped, or not HTTP", "",
+    Verdict("late", "none within the instance's deadline", "\u2014", "`timeout`"),
+    Verdict("dropped", "none: the connection is refused, dropped, or not HTTP", "\u2014",
             "`no_answer`"),
-    Verdict("unhealthy", "`GET /health` not 200 within `worker_start_timeout_s`", "",
+    Verdict("unhealthy", "`GET /health` not 200 within `worker_start_timeout_s`", "\u2014",
             "`no_answer`"),
 )
 
@@ -147,7 +147,7 @@ def _yes(flag):
 
 
 def _table(header, rows):
-    lines = ["| %s |" % " | ".join(header), "|%s" % "---|" * len(header)]
+    lines = ["| %s |" % " | ".join(header), "|" + "---|" * len(header)]
     lines += ["| %s |" % " | ".join(str(cell) for cell in row) for row in rows]
     return "\n".join(lines) + "\n"
 

@@ -154,18 +154,18 @@ def exchange(url, data, *, pieces=(), pause=0.0, half_close=False, timeout=10.0,
         except OSError:
             pass                # a server that answered early and closed: read its answer
         try:
-            status, headers, body, data_in = _read_reply(sock)
+            status, headers, body, data_in = read_reply(sock)
         except (OSError, ValueError) as e:
             return Reply(None, {}, b"", None, "%s: %s" % (type(e).__name__, e))
         closed = None
         if see_close:
-            closed = _closes(sock, data_in)
+            closed = closes(sock, data_in)
         return Reply(status, headers, body, closed, None)
     finally:
         sock.close()
 
 
-def _read_reply(sock):
+def read_reply(sock):
     """(status, headers, body, bytes after it) of the next final reply on
     `sock`, skipping 1xx; ValueError when it is not HTTP or is cut short."""
     data = b""
@@ -205,7 +205,7 @@ def _read_reply(sock):
     return status, headers, data[:int(length)], data[int(length):]
 
 
-def _closes(sock, extra):
+def closes(sock, extra):
     """Whether the server closes `sock` within CLOSE_WAIT, sending nothing
     more (`extra`: what came after the reply already)."""
     if extra:
