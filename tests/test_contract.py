@@ -176,6 +176,27 @@ class OracleRowsTest(unittest.TestCase):
         self.assertEqual((status, session.tests, closed), (row.status, 1, row.closes))
         self.assertIn("broken on purpose", session.fault)
 
+    def test_what_the_transcript_records(self):
+        """A line a counted request: `q` null when no body was read whole."""
+        oracle = support.start_oracle(self, record=True, idle_timeout=1.0)
+        cases = [   # (request, how, status, q)
+            (req(), None, 200, {"pool": [1, 3]}),
+            (req(b'{"pool": [1, 1]}'), None, 400, {"pool": [1, 1]}),
+            (req(b"nope"), None, 400, "nope"),
+            (req(length=b"abc"), None, 411, None),
+            (req(b" " * (problem.max_body(N) + 1)), None, 413, None),
+            (req(length=b"%d" % (len(BODY) + 5)), "half", 400, None),
+            (req(length=b"%d" % (len(BODY) + 5)), "stall", 408, None),
+        ]
+        token = oracle.open((N, frozenset({3})), cap=len(cases), max_body=problem.max_body(N))
+        for data, how, _, _ in cases + [(req(), None, 429, None)]:
+            send(oracle.port, data.replace(TOKEN, token.encode()), how)
+        lines = [json.loads(line) for line in oracle.close(token).transcript]
+        want = [(status, q) for _, _, status, q in cases] + [(429, None)]
+        self.assertEqual([(line["s"], line["q"]) for line in lines], want)
+        self.assertEqual(lines[0]["a"], {"positive": True})
+        self.assertTrue(all(type(line["a"]["error"]) is str for line in lines[1:]))
+
     @unittest.expectedFailure
     def test_a_stalled_body_gets_408_long_before_the_idle_timeout(self):
         self.check_row("stalled", STILL_TO_COME["stalled"])
