@@ -51,9 +51,9 @@ WORKER = (
            "`no_answer`"),
     Worker("head_too_large", "over 99 header lines, or one over 65,536 bytes", 431, False,
            True, "`no_answer`"),
+    Worker("method", "a method other than `GET` and `POST`", 405, False, True, "`no_answer`"),
     Worker("no_path", "`GET` of a path but `/health`, `POST` of a path but `/solve`", 404,
            False, True, "`no_answer`"),
-    Worker("method", "a method other than `GET` and `POST`", 405, False, True, "`no_answer`"),
     Worker("length", "no `Content-Length`, more than one, one that is not ASCII digits "
            "(`abc`, `+12`, `-1`), or a `Transfer-Encoding`", 411, False, True, "`no_answer`"),
     Worker("too_large", "a `Content-Length` over 16,640", 413, False, True, "`no_answer`"),
@@ -89,9 +89,9 @@ ORACLE = (
     Oracle("fault", "the oracle itself failed", 500, True, True, "`grader_error`"),
     Oracle("token", "no `Authorization: Bearer T` with T an open session's token", 403,
            False, True, "none: `find` gets the error"),
-    Oracle("no_path", "a path other than the oracle's", 404, False, True,
-           "none: `find` gets the error"),
     Oracle("method", "a method other than `POST`", 405, False, True,
+           "none: `find` gets the error"),
+    Oracle("no_path", "a path other than the oracle's", 404, False, True,
            "none: `find` gets the error"),
     Oracle("request_line", "a request line that is not `METHOD PATH HTTP/1.1` (or 1.0); a "
            "line ended by a bare LF; a malformed header line; `Content-Length` or "
