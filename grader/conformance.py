@@ -25,7 +25,6 @@ with binary splitting's tests, pool for pool.
 
 import argparse
 import json
-import os
 import queue
 import socket
 import subprocess
@@ -34,14 +33,13 @@ import tempfile
 import threading
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import calibration  # noqa: E402
-import problem  # noqa: E402
-import rules  # noqa: E402
-import workers  # noqa: E402
-from arh_grader import Oracle  # noqa: E402
-from conformance_requests import (N, PRIORS, REPLY_WAIT, RequestRules, described,  # noqa: E402
-                                  get, is_json, json_of, post, solve_body, status)
+import calibration
+import problem
+import rules
+import workers
+from arh_grader import Oracle
+from conformance_requests import (N, PRIORS, REPLY_WAIT, RequestRules, described, get,
+                                  is_json, json_of, post, solve_body, status)
 
 START_TIMEOUT = 30.0    # seconds a worker has to listen (autoresearch.toml's start deadline)
 SOLVE_WAIT = 30.0       # seconds to wait for the reply to a /solve
@@ -110,6 +108,7 @@ class Checker(RequestRules):
         return reply, session
 
     def known(self):
+        """The known instance solved once, shared by the rules that look at it."""
         if self._known is None:
             self._known = self.solve_known()
         return self._known
