@@ -19,7 +19,12 @@
 # no route but the internal network's (read from /proc/net/route inside it), and
 # that network is internal; the worker's image holds no
 # instance file and no grader code; after `down --volumes` a second `up` starts
-# with a fresh volume and gives the same bytes.
+# with a fresh volume and gives the same bytes. Last, it draws a fresh set of
+# 500 instances with a secret seed and grades it the way the platform gives the
+# grader a held-out set: the file mounted into the grader's container only,
+# named with --items, through Compose's `run`. Its result.json must be
+# byte-identical to grader/local.py --items on the same file, and the worker's
+# running container must have no mount and no instance file.
 #
 # It prints `key: value` lines and stops at the first failed check, non-zero,
 # saying why. On exit it removes what it made: containers, volume, network, the
@@ -280,9 +285,10 @@ result_of() {    # the second command, into file $1
     "${COMPOSE[@]}" run --rm --no-deps --entrypoint cat grader /result/result.json \
         </dev/null >"$1" 2>"$1.err" || { show "$1.err"; fail "the second command failed"; }
 }
-compare() {      # file $1 (what $2 printed) against the local result, byte for byte
-    if ! cmp -s "$1" "$WORK/local/result.json"; then
-        { diff "$1" "$WORK/local/result.json" || true; } | head -n 20 | sed 's/^/    /' >&2
+compare() {      # file $1 (what $2 printed) against local result $3 (the sample's), byte for byte
+    local want=${3:-$WORK/local/result.json}
+    if ! cmp -s "$1" "$want"; then
+        { diff "$1" "$want" || true; } | head -n 20 | sed 's/^/    /' >&2
         fail "result.json printed by $2 differs from grader/local.py's (diff above: < Docker, > local)"
     fi
 }
@@ -346,3 +352,46 @@ pass second_result_sha256 "$(sha256sum <"$WORK/docker-result-2.json" | cut -d' '
 "${COMPOSE[@]}" down --volumes </dev/null >"$WORK/down2.log" 2>&1 \
     || { show "$WORK/down2.log"; fail "the third command failed after the second up"; }
 [ -z "$(leftovers)" ] || fail "the second down --volumes left: $(leftovers | tr '\n' ' ')"
+
+# --- 8. a held-out set given at run time ---------------------------------------
+HELD_OUT_COUNT=500
+t=$EPOCHREALTIME
+python3 grader/instances.py --count "$HELD_OUT_COUNT" --out "$WORK/held-out.jsonl" \
+    >"$WORK/draw.log" 2>&1 || { show "$WORK/draw.log"; fail "grader/instances.py could not draw the held-out set"; }
+chmod 0644 "$WORK/held-out.jsonl"
+set +e
+python3 grader/local.py --items "$WORK/held-out.jsonl" --out "$WORK/local-held-out" \
+    >"$WORK/local-held-out.log" 2>&1
+status=$?
+set -e
+[ -s "$WORK/local-held-out/result.json" ] || { show "$WORK/local-held-out.log"; fail "grader/local.py wrote no result for the held-out set (exit $status)"; }
+say held_out "$HELD_OUT_COUNT instances drawn with a secret seed; local.py exit $status ($(since "$t") s)"
+
+t=$EPOCHREALTIME
+set +e
+"${COMPOSE[@]}" run --rm --use-aliases -v "$WORK/held-out.jsonl:/sets/held-out.jsonl:ro" grader --items /sets/held-out.jsonl \
+    </dev/null >"$WORK/held-out-run.log" 2>&1
+status=$?
+set -e
+say held_out_run_s "$(since "$t")"
+[ "$status" = 0 ] || { show "$WORK/held-out-run.log" 40; fail "the held-out run exited $status (the grader's exit status)"; }
+pass held_out_grader_exit "$status"
+result_of "$WORK/docker-held-out.json"
+compare "$WORK/docker-held-out.json" "the second command after the held-out run" \
+    "$WORK/local-held-out/result.json"
+instances=$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["items"]))' \
+    "$WORK/docker-held-out.json")
+[ "$instances" = "$HELD_OUT_COUNT" ] || fail "the held-out result has $instances instances, not $HELD_OUT_COUNT"
+pass held_out_result_sha256 "$(sha256sum <"$WORK/docker-held-out.json" | cut -d' ' -f1) ($instances instances, same bytes as local.py --items)"
+
+worker_id=$(ours worker)
+[ -n "$worker_id" ] || fail "the held-out run left no worker container to inspect"
+IMAGES+=("$(docker inspect -f '{{.Image}}' "$worker_id")")
+mounts=$(docker inspect -f '{{range .Mounts}}{{.Destination}} {{end}}' "$worker_id")
+[ -z "$mounts" ] || fail "the worker's container of the held-out run mounts: $mounts"
+found=$(docker exec --user 0 "$worker_id" find / -xdev -name '*.jsonl' -print 2>/dev/null || true)
+[ -z "$found" ] || fail "the worker's container of the held-out run holds instance files: $(echo $found)"
+pass held_out_worker "no mount, no instance file in its running container"
+"${COMPOSE[@]}" down --volumes </dev/null >"$WORK/down3.log" 2>&1 \
+    || { show "$WORK/down3.log"; fail "the third command failed after the held-out run"; }
+[ -z "$(leftovers)" ] || fail "down --volumes after the held-out run left: $(leftovers | tr '\n' ' ')"

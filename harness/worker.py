@@ -10,8 +10,10 @@ that hangs shows where), calls find(n, priors, test) and answers
 token in an Authorization header, over one kept-alive connection. A tester
 that raises (or failed to import) gets 500 {"error": <end of traceback>}; an
 answer that is not JSON gets 422. A malformed request gets a 4xx whose
-{"error"} names the bad value (a /solve body holds at most what n <= 512
-needs), and the worker keeps serving. This file is frozen: agents edit src/
+{"error"} names the bad value, with "Connection: close" (a /solve body holds
+at most what n <= 512 needs, and must arrive within BODY_TIMEOUT of its
+header lines), and the worker keeps serving. CONTRACT.md's table of the
+worker's replies lists every cause. This file is frozen: agents edit src/
 only.
 
 Settings come from the environment: AR_ORACLE_URL, AR_WORKER_HOST (default
@@ -40,7 +42,8 @@ DEFAULT_TESTER = os.path.join(HERE, os.pardir, "src", "tester.py")
 TRACE_CHARS = 2000       # characters of a traceback's end sent to the grader
 MAX_N = 512              # items an instance has at most
 MAX_SOLVE_BODY = 256 + 32 * MAX_N   # bytes of a /solve body at most: a token, n priors
-REQUEST_TIMEOUT = 60.0   # seconds a connection may take to send each part of a request
+REQUEST_TIMEOUT = 60.0   # seconds a connection may wait for each part of a request's head
+BODY_TIMEOUT = 2.0       # seconds a /solve body may take to arrive after its header lines
 ORACLE_TIMEOUT = 120.0   # seconds to wait for one oracle reply
 MAX_HEAD = 65536         # bytes of the head of the oracle's reply read at most
 RECV_BYTES = 65536       # bytes asked of the socket at a time
@@ -117,7 +120,7 @@ class Oracle:
             status, data = self.exchange(b"%s%d\r\n\r\n%s" % (self.head, len(body), body))
         if status == 200:
             known = _ANSWERS.get(data)
-            return json.loads(data)["positive"] if known is None else known
+            return parse_answer(data) if known is None else known
         try:
             message = json.loads(data)["error"]
         except (ValueError, KeyError, TypeError):
@@ -146,6 +149,19 @@ class Oracle:
         if self.sock is not None:
             self.sock.close()
             self.sock = None
+
+
+def parse_answer(data):
+    """The `positive` of a 200 reply that is not one of the two usual ones;
+    OracleError when it is not {"positive": true|false}."""
+    try:
+        reply = json.loads(data)
+        if type(reply) is dict and type(reply.get("positive")) is bool:
+            return reply["positive"]
+    except (ValueError, RecursionError):
+        pass
+    raise OracleError("oracle answered 200 without {\"positive\": true|false}: %r"
+                      % data[:200])
 
 
 def connect(address):
@@ -236,9 +252,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def parse_request(self):
-        if not str(self.raw_requestline, "iso-8859-1").split():   # else closed unanswered
+        """Refuse a request line of other than three words with 400, the
+        empty one included (http.server closes on the one and answers the
+        two-word line in HTTP/0.9)."""
+        words = str(self.raw_requestline, "iso-8859-1").split()
+        if len(words) != 3:
             self.command, self.requestline = None, ""
-            self.send_error(400, "the request line is empty")
+            self.send_error(400, "a request line is METHOD PATH HTTP/1.1, got %s" % (
+                shown(" ".join(words)) if words else "an empty line"))
             return False
         return super().parse_request()
 
@@ -248,15 +269,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
         raise AttributeError(name)
 
     def not_allowed(self):
-        self.close_connection = True
         self.reply(405, {"error": "the worker takes GET /health and POST /solve, got %s"
                          % shown(self.command)})
 
     def reply(self, code, obj):
+        """Send `obj` as JSON; a 4xx also closes the connection, saying so."""
         body = json.dumps(obj, separators=(",", ":")).encode()
         self.send_response(code)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))
+        if 400 <= code < 500:
+            self.send_header("Connection", "close")     # and close_connection is set
         self.end_headers()
         self.wfile.write(body)
 
@@ -264,16 +287,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if self.path == "/health":
             self.reply(200, {"ok": True})
         else:
-            self.reply(404, {"error": "no such path: %r" % self.path[:80]})
+            self.reply(404, {"error": "no such path for GET: %r" % self.path[:80]})
 
     def do_POST(self):
-        if self.path != "/solve":
-            self.close_connection = True         # its body, if any, is not read
-            return self.reply(404, {"error": "no such path: %r" % self.path[:80]})
+        if self.path != "/solve":                # its body, if any, is not read
+            return self.reply(404, {"error": "no such path for POST: %r" % self.path[:80]})
         try:
             token, n, priors, deadline = self.read_solve()
         except BadRequest as e:
-            self.close_connection = True
             return self.reply(e.status, {"error": "bad request: %s" % e})
         if self.server.tester is None:
             return self.reply(500, {"error": "%s failed to import:\n%s" % (
@@ -283,21 +304,22 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def read_solve(self):
         """Read and check a /solve body: (token, n, priors). BadRequest
         names the bad value; the body is bounded by what n <= MAX_N needs."""
-        text = self.headers.get("Content-Length")
+        texts = self.headers.get_all("Content-Length") or []
+        if "Transfer-Encoding" in self.headers:
+            raise BadRequest(411, "a Content-Length is required, and no Transfer-Encoding; "
+                             "got Transfer-Encoding %s" % shown(self.headers["Transfer-Encoding"]))
+        if len(texts) != 1 or not (texts[0].isascii() and texts[0].isdigit()):
+            raise BadRequest(411, "one Content-Length of digits is required, got %s"
+                             % (shown(texts[0]) if len(texts) == 1 else
+                                "%d Content-Length headers" % len(texts)))
+        length = int(texts[0]) if len(texts[0]) <= 9 else MAX_SOLVE_BODY + 1
+        if length > MAX_SOLVE_BODY:
+            raise BadRequest(413, "body of %s bytes; at most %d" % (texts[0][:20], MAX_SOLVE_BODY))
+        body = self.read_body(length)
         try:
-            length = int(text)
-        except (TypeError, ValueError):
-            raise BadRequest(411, "a Content-Length is required, got %s" % shown(text)) from None
-        if not 0 <= length <= MAX_SOLVE_BODY:
-            raise BadRequest(413, "body of %d bytes; at most %d" % (length, MAX_SOLVE_BODY))
-        try:
-            body = self.rfile.read(length)
-        except OSError:
-            raise BadRequest(408, "body not received within %.0f s" % REQUEST_TIMEOUT) from None
-        if len(body) < length:
-            raise BadRequest(400, "truncated body: %d of %d bytes" % (len(body), length))
-        try:
-            request = json.loads(body, parse_constant=_reject)
+            request = json.loads(body.decode("utf-8"), parse_constant=_reject)
+        except UnicodeDecodeError as e:
+            raise BadRequest(400, "not JSON in UTF-8: %s" % e) from None
         except (ValueError, RecursionError) as e:
             raise BadRequest(400, "not JSON: %s" % e) from None
         if type(request) is not dict or sorted(set(request) - {"deadline"}) != [
@@ -325,9 +347,39 @@ class Handler(http.server.BaseHTTPRequestHandler):
                                  "got %s" % shown(p))
         return token, n, priors, deadline
 
+    def read_body(self, length):
+        """The `length` bytes of a body, all there within BODY_TIMEOUT of the
+        header lines; BadRequest 408 if not, 400 if the client closed first."""
+        deadline = time.monotonic() + BODY_TIMEOUT
+        chunks, have = [], 0
+        try:
+            while have < length:
+                self.connection.settimeout(max(deadline - time.monotonic(), 0.001))
+                chunk = self.rfile.read1(length - have)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                have += len(chunk)
+        except TimeoutError:
+            raise BadRequest(408, "body not received within %g s: %d of %d bytes"
+                             % (BODY_TIMEOUT, have, length)) from None
+        except OSError:
+            pass                            # reset by the client: truncated
+        finally:
+            self.connection.settimeout(REQUEST_TIMEOUT)
+        if have < length:
+            raise BadRequest(400, "truncated body: %d of %d bytes" % (have, length))
+        return b"".join(chunks)
+
 
 class Worker(http.server.ThreadingHTTPServer):
     daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        """Print a request's traceback, unless the client went away: the
+        grader leaves a /solve unread at its deadline."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
     def __init__(self, address, *, oracle_url, tester_path):
         super().__init__(address, Handler)

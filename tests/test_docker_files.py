@@ -215,5 +215,30 @@ class ComposeTest(unittest.TestCase):
             self.assertIn("\ndocker-compose -f compose.yaml %s\n" % command, readme)
 
 
+class HeldOutSetTest(unittest.TestCase):
+    """A set given at run time reaches the grader only, mounted and named
+    with --items; the documents say how, and the CI script does it."""
+
+    MOUNT = "held-out.jsonl:/sets/held-out.jsonl:ro\" grader --items /sets/held-out.jsonl"
+
+    def test_the_documents_show_the_command(self):
+        command = 'docker compose run --rm --use-aliases -v "$PWD/' + self.MOUNT
+        self.assertIn("#   %s\n" % command, read("compose.yaml"))
+        self.assertIn("\n%s\n" % command, read("README.md"))
+
+    def test_the_ci_script_grades_a_fresh_500_set_against_local_py(self):
+        script = read(".ci/docker.sh")
+        self.assertIn('run --rm --use-aliases -v "$WORK/' + self.MOUNT, script)
+        self.assertIn("HELD_OUT_COUNT=500\n", script)
+        self.assertIn('grader/instances.py --count "$HELD_OUT_COUNT" --out', script)
+        self.assertNotIn("--seed", script.split("# --- 8.")[1])     # a secret seed each run
+        self.assertIn('grader/local.py --items "$WORK/held-out.jsonl"', script)
+        self.assertIn('"$WORK/local-held-out/result.json"', script)
+
+    def test_the_worker_service_mounts_nothing(self):
+        self.assertFalse([line for line in service_block("worker")
+                          if "volumes" in line or ".jsonl" in line])
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -93,7 +93,7 @@ class WorkerFuzz:
                                bytes(rng.choices(WORD_BYTES, k=20)) + b"\r\n\r\n"])
             return Case("garbage_line", "once", line, (400,), 0, 0, [])
         if pick == 6:
-            return Case("http_0_9", "once", b"GET /health\r\n", (0,), 0, 0, [])
+            return Case("http_0_9", "once", b"GET /health\r\n", (400,), 0, 0, [])
         if pick == 7:
             flood = [b"X-%d: %d" % (i, i) for i in range(rng.randint(101, 200))]
             return Case("header_flood", "once", request(solve_body(), path=b"/solve",
@@ -104,11 +104,11 @@ class WorkerFuzz:
             if which == 0:
                 data, status = request(body, path=b"/solve", length=False), 411
             elif which == 1:
-                length = rng.choice(BAD_LENGTHS + [b"1" * 5000])   # past int()'s 4300 digits
+                length = rng.choice(BAD_LENGTHS + [b"-1", b"+12", b"1_0"])
                 data, status = request(b"", path=b"/solve", length=length), 411
             elif which == 2:
-                data, status = request(b"", path=b"/solve",
-                                       length=rng.choice([b"-1", b"%d" % (self.MAX + 1)])), 413
+                length = rng.choice([b"%d" % (self.MAX + 1), b"1" * 5000])  # past int()'s limit
+                data, status = request(b"", path=b"/solve", length=length), 413
             elif which == 3:
                 data, status = request(b" " * (self.MAX + 1), path=b"/solve"), 413
             else:

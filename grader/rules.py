@@ -1,0 +1,183 @@
+"""The contract's rules as data: what the worker and the oracle answer to
+each cause, and the verdict the grader draws from a worker's reply.
+
+CONTRACT.md shows these tables as this module prints them, and the tests
+check that it does, so the text and the code cannot drift apart:
+
+    python3 grader/rules.py            # the three tables, in Markdown
+
+The conformance check (grader/conformance.py) and the tests of the oracle
+read their expected statuses from here, by a row's `cause`:
+
+    rules.worker("too_large").status   # 413
+    rules.oracle("over_cap").counted   # True
+
+A cause that is not in a table raises KeyError naming it.
+"""
+
+import collections
+import sys
+
+# ---- the worker's limits (harness/worker.py keeps its own copy; a test compares)
+MAX_N = 512                 # items of an instance at most
+SOLVE_BODY_MAX = 16_640     # bytes of a /solve body at most: 256 + 32 per item
+BODY_TIMEOUT = 2.0          # seconds a body may take to arrive after its header lines
+TOKEN_MAX = 256             # characters of a token at most (visible ASCII, 0x21-0x7e)
+LINE_MAX = 65_536           # bytes of a request line at most, its CRLF included
+WORKER_HEADER_LINES = 99    # header lines of a request to the worker at most
+ORACLE_HEADER_LINES = 100   # header lines of a request to the oracle at most
+HEADER_LINE_MAX = 65_536    # bytes of one header line at most (the worker's limit)
+HEAD_MAX = 65_536           # bytes of all the header lines at most (the oracle's limit)
+REPLY_MAX = 1 << 20         # bytes of a worker's reply body the grader reads at most
+LISTENING = "worker: listening on "   # the stderr line a worker writes once it listens
+ORACLE_URL_DEFAULT = "http://127.0.0.1:8081/"   # AR_ORACLE_URL when it is not set
+
+Worker = collections.namedtuple("Worker", "cause text status runs_find closes verdict")
+Oracle = collections.namedtuple("Oracle", "cause text status counted closes verdict")
+Verdict = collections.namedtuple("Verdict", "cause status body verdict")
+
+WORKER = (
+    Worker("healthy", "`GET /health` once the worker takes requests", 200, False, False,
+           "the run starts"),
+    Worker("answered", "`POST /solve`: `find` returned an answer JSON can encode", 200, True,
+           False, "the answer is checked"),
+    Worker("unencodable", "`find` returned what JSON cannot encode", 422, True, False,
+           "`schema`"),
+    Worker("tester_raised", "`find` raised (an oracle refusal included), or the tester "
+           "failed to load", 500, True, False, "`no_answer`"),
+    Worker("request_line", "a request line that is not `METHOD PATH HTTP/1.x`, or is empty",
+           400, False, True, "`no_answer`"),
+    Worker("line_too_long", "a request line over 65,536 bytes", 414, False, True,
+           "`no_answer`"),
+    Worker("head_too_large", "over 99 header lines, or one over 65,536 bytes", 431, False,
+           True, "`no_answer`"),
+    Worker("method", "a method other than `GET` and `POST`", 405, False, True, "`no_answer`"),
+    Worker("no_path", "`GET` of a path but `/health`, `POST` of a path but `/solve`", 404,
+           False, True, "`no_answer`"),
+    Worker("length", "no `Content-Length`, more than one, one that is not ASCII digits "
+           "(`abc`, `+12`, `-1`), or a `Transfer-Encoding`", 411, False, True, "`no_answer`"),
+    Worker("too_large", "a `Content-Length` over 16,640", 413, False, True, "`no_answer`"),
+    Worker("stalled", "a body not all there 2 s after the header lines", 408, False, True,
+           "`no_answer`"),
+    Worker("truncated", "the client closed before the whole body came", 400, False, True,
+           "`no_answer`"),
+    Worker("not_json", "a body that is not strict JSON in UTF-8 (no BOM, no UTF-16)", 400,
+           False, True, "`no_answer`"),
+    Worker("fields", "keys other than `token`, `n`, `priors`; `n` not an integer in 1..512; "
+           "`priors` not `n` numbers strictly between 0 and 1", 400, False, True,
+           "`no_answer`"),
+    Worker("token", "a token that is not 1 to 256 visible ASCII characters", 400, False,
+           True, "`no_answer`"),
+)
+
+ORACLE = (
+    Oracle("valid", "a valid test", 200, True, False, "none: `find` gets the answer"),
+    Oracle("invalid_query", "JSON, but not `{\"pool\": [...]}` with a valid pool", 400, True,
+           False, "none: `find` gets the error"),
+    Oracle("not_json", "a body that is not strict JSON in UTF-8", 400, True, False,
+           "none: `find` gets the error"),
+    Oracle("truncated", "the client closed before the whole body came", 400, True, True,
+           "none: the client has gone"),
+    Oracle("stalled", "a body not all there 2 s after the header lines", 408, True, True,
+           "none: `find` gets the error"),
+    Oracle("length", "no `Content-Length`, one that is not ASCII digits (`abc`, `+12`), or "
+           "a `Transfer-Encoding`", 411, True, True, "none: `find` gets the error"),
+    Oracle("too_large", "a `Content-Length` over 16 + n (d + 2), d the digits of n", 413,
+           True, True, "none: `find` gets the error"),
+    Oracle("over_cap", "the instance's test number 2n + 65 or any later one", 429, True,
+           True, "`oracle_cap`, whatever the answer"),
+    Oracle("fault", "the oracle itself failed", 500, True, True, "`grader_error`"),
+    Oracle("token", "no `Authorization: Bearer T` with T an open session's token", 403,
+           False, True, "none: `find` gets the error"),
+    Oracle("method", "a method other than `POST`", 405, False, True,
+           "none: `find` gets the error"),
+    Oracle("no_path", "a path other than the oracle's", 404, False, True,
+           "none: `find` gets the error"),
+    Oracle("request_line", "a request line that is not `METHOD PATH HTTP/1.1` (or 1.0); a "
+           "line ended by a bare LF; a malformed header line; `Content-Length` or "
+           "`Authorization` twice", 400, False, True, "none: `find` gets the error"),
+    Oracle("line_too_long", "a request line over 65,536 bytes", 414, False, True,
+           "none: `find` gets the error"),
+    Oracle("head_too_large", "over 100 header lines, or over 65,536 bytes of them", 431,
+           False, True, "none: `find` gets the error"),
+)
+
+VERDICTS = (
+    Verdict("answer", "200", "a JSON object with the key `answer` (other keys ignored)",
+            "`answer` is checked: `schema` unless a list of integers, `wrong` unless "
+            "exactly the defectives in ascending order"),
+    Verdict("no_answer_key", "200", "anything else: not JSON, not an object, no `answer`",
+            "`schema`"),
+    Verdict("unencodable", "422", "any", "`schema`"),
+    Verdict("other_status", "any other (201, 3xx, 4xx, 500, ...)", "any", "`no_answer`"),
+    Verdict("too_large", "any", "over 1 MiB", "`schema`"),
+    Verdict("late", "none within the instance's deadline", "\u2014", "`timeout`"),
+    Verdict("dropped", "none: the connection is refused, dropped, or not HTTP", "\u2014",
+            "`no_answer`"),
+    Verdict("unhealthy", "`GET /health` not 200 within `worker_start_timeout_s`", "\u2014",
+            "`no_answer`"),
+)
+
+
+def _find(table, cause):
+    for row in table:
+        if row.cause == cause:
+            return row
+    raise KeyError("no row for the cause %r; the causes are %s"
+                   % (cause, ", ".join(row.cause for row in table)))
+
+
+def worker(cause):
+    """The worker's row for `cause`; KeyError names an unknown one."""
+    return _find(WORKER, cause)
+
+
+def oracle(cause):
+    """The oracle's row for `cause`; KeyError names an unknown one."""
+    return _find(ORACLE, cause)
+
+
+def verdict(cause):
+    """The grader's verdict row for `cause`; KeyError names an unknown one."""
+    return _find(VERDICTS, cause)
+
+
+def _yes(flag):
+    return "yes" if flag else "no"
+
+
+def _table(header, rows):
+    lines = ["| %s |" % " | ".join(header), "|" + "---|" * len(header)]
+    lines += ["| %s |" % " | ".join(str(cell) for cell in row) for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def markdown():
+    """{table name: its Markdown text}, as CONTRACT.md shows them."""
+    return {
+        "worker": _table(("cause", "status", "`find` runs", "connection closes",
+                          "the grader's verdict"),
+                         [(r.text, r.status, _yes(r.runs_find), _yes(r.closes), r.verdict)
+                          for r in WORKER]),
+        "oracle": _table(("cause", "status", "counted", "connection closes",
+                          "the grader's verdict"),
+                         [(r.text, r.status, _yes(r.counted), _yes(r.closes), r.verdict)
+                          for r in ORACLE]),
+        "verdicts": _table(("reply status", "reply body", "the grader's verdict"),
+                           [(r.status, r.body, r.verdict) for r in VERDICTS]),
+    }
+
+
+def main(argv=None):
+    """Print the tables; no arguments are taken."""
+    args = sys.argv[1:] if argv is None else argv
+    if args:
+        sys.stderr.write("rules: takes no arguments, got %r\n" % (args,))
+        return 2
+    for name, text in markdown().items():
+        print("%s:\n\n%s" % (name, text))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,58 @@
+"""grader/local.py grades a worker it did not write: one already running
+(--worker-url, with the oracle on --oracle-port) or one it starts from a
+command (--worker-command, on free ports given in AR_ORACLE_URL,
+AR_WORKER_HOST and AR_WORKER_PORT). With the reference worker, either gives
+the very bytes of a plain run."""
+
+import os
+import sys
+import unittest
+
+import support
+import workers
+
+REFERENCE = [sys.executable, os.path.join(support.ROOT, "harness", "worker.py")]
+LIMIT = "5"             # instances of the sample graded in each run
+
+
+class AnyWorkerTest(unittest.TestCase):
+    def run_local(self, *args):
+        """local.py on the first instances of the sample: (status, stdout
+        and stderr, the bytes of result.json or None)."""
+        out = support.tmpdir(self)
+        status, stdout, stderr = support.run_command(
+            self, "grader/local.py", "--limit", LIMIT, "--out", out, *args)
+        path = os.path.join(out, "result.json")
+        return status, stdout + stderr, support.read_bytes(path) if os.path.exists(path) \
+            else None
+
+    @unittest.expectedFailure
+    def test_a_running_worker_at_a_url_gives_the_bytes_of_a_plain_run(self):
+        port = workers.free_port()
+        log = open(os.devnull, "wb")
+        self.addCleanup(log.close)
+        proc, url = workers.start(REFERENCE, oracle_url="http://127.0.0.1:%d/" % port, log=log)
+        self.addCleanup(workers.stop, proc)
+        workers.wait_listening(proc, url, timeout=30)
+        status, output, blob = self.run_local("--worker-url", url, "--oracle-port", str(port))
+        self.assertEqual(status, 0, output)
+        self.assertEqual(blob, self.run_local()[2])
+
+    @unittest.expectedFailure
+    def test_a_worker_command_gives_the_bytes_of_a_plain_run(self):
+        status, output, blob = self.run_local("--worker-command", " ".join(REFERENCE))
+        self.assertEqual(status, 0, output)
+        self.assertEqual(blob, self.run_local()[2])
+
+    @unittest.expectedFailure
+    def test_a_worker_command_that_never_listens_is_no_answer(self):
+        command = "%s -c 'import sys; sys.exit(3)'" % sys.executable
+        status, output, blob = self.run_local("--worker-command", command)
+        self.assertEqual(status, 1, output)
+        lines = support.lines_of(output)
+        self.assertEqual(lines["kind"], "no_answer")
+        self.assertIn("status 3", lines["message"])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,176 @@
+"""grader/conformance.py: the reference worker passes every rule, as a
+command and at a URL; each broken worker of tests/workers fails its own rule
+and no other; bad options and workers that never listen are named. And
+grader/workers.py, which starts worker commands and kills them."""
+
+import concurrent.futures
+import io
+import os
+import sys
+import time
+import unittest
+
+import support
+import conformance
+import workers
+
+WORKERS = os.path.join(support.ROOT, "tests", "workers")
+REFERENCE = [sys.executable, os.path.join(support.ROOT, "harness", "worker.py")]
+PARALLEL = 12           # broken workers checked at once (most of the time is waiting)
+GONE_WAIT = 5.0         # seconds a killed process may take to disappear
+
+
+def broken_workers():
+    """{rule: path} of the broken workers."""
+    return {name[:-3]: os.path.join(WORKERS, name) for name in sorted(os.listdir(WORKERS))
+            if name.endswith(".py") and name != "base.py"}
+
+
+def outcomes(stdout):
+    """{rule: outcome} of a report, and its summary lines as a dict."""
+    lines = support.lines_of(stdout)
+    rules = {name: lines[name].split(" ", 1)[0] for name in conformance.RULE_NAMES
+             if name in lines}
+    return rules, {key: lines.get(key) for key in ("rules", "passed", "failed", "skipped")}
+
+
+def check_quietly(command):
+    """conformance.check on `command`: (results, report text)."""
+    out = io.StringIO()
+    with open(os.devnull, "wb") as log:
+        results = conformance.check(command=command, out=out, log=log)
+    return results, out.getvalue()
+
+
+class ReferenceTest(unittest.TestCase):
+    def test_passes_every_rule_as_a_command(self):
+        command = " ".join(REFERENCE)
+        status, stdout, stderr = support.run_command(
+            self, "grader/conformance.py", "--worker-command", command)
+        self.assertEqual(status, 0, stdout + stderr)
+        rules, summary = outcomes(stdout)
+        self.assertEqual(rules, {name: "pass" for name in conformance.RULE_NAMES})
+        total = str(len(conformance.RULE_NAMES))
+        self.assertEqual(summary, {"rules": total, "passed": total, "failed": "0",
+                                   "skipped": "0"})
+
+    def test_passes_every_rule_at_a_url_but_port_zero_which_needs_a_command(self):
+        port = workers.free_port()
+        log = open(os.devnull, "wb")
+        self.addCleanup(log.close)
+        proc, url = workers.start(REFERENCE, oracle_url="http://127.0.0.1:%d/" % port, log=log)
+        self.addCleanup(workers.stop, proc)
+        workers.wait_listening(proc, url, timeout=30)
+        status, stdout, stderr = support.run_command(
+            self, "grader/conformance.py", "--worker", url, "--oracle-port", str(port))
+        self.assertEqual(status, 0, stdout + stderr)
+        rules, summary = outcomes(stdout)
+        want = {name: "pass" for name in conformance.RULE_NAMES}
+        want["port_zero"] = "skip"
+        self.assertEqual(rules, want)
+        self.assertIn("port_zero: skip \u2014 only with --worker-command", stdout)
+        self.assertEqual((summary["failed"], summary["skipped"]), ("0", "1"))
+
+
+class BrokenWorkersTest(unittest.TestCase):
+    def test_there_is_one_for_each_rule(self):
+        self.assertEqual(sorted(broken_workers()), sorted(conformance.RULE_NAMES))
+
+    def test_each_fails_its_own_rule_and_no_other(self):
+        paths = broken_workers()
+        with concurrent.futures.ThreadPoolExecutor(PARALLEL) as pool:
+            done = dict(zip(paths, pool.map(
+                lambda path: check_quietly([sys.executable, path]), paths.values())))
+        needs = dict(conformance.Checker.RULES)
+        for rule, (results, report) in done.items():
+            with self.subTest(rule):
+                failed = [name for name, outcome, _ in results if outcome == "fail"]
+                self.assertEqual(failed, [rule], report)
+                passed = {name for name, outcome, _ in results if outcome == "pass"}
+                for name, outcome, seen in results:
+                    if outcome == "skip":       # only for want of a rule that did not pass
+                        self.assertTrue(set(needs[name]) - passed, (name, seen))
+                self.assertIn("failed: 1\n", report)
+
+
+class BadOptionsTest(unittest.TestCase):
+    def test_each_is_named_with_exit_status_2(self):
+        cases = [
+            (["--worker", "ftp://example:1"], "'ftp://example:1'"),
+            (["--worker", "http://127.0.0.1"], "'http://127.0.0.1'"),
+            (["--worker-command", ""], "''"),
+            (["--worker-command", "python3 'unclosed"], "\"python3 'unclosed\""),
+            (["--worker-command", "/no/such/worker --flag"], "/no/such/worker"),
+            (["--worker-command", "%s -c 'import sys; sys.exit(3)'" % sys.executable],
+             "exited with status 3 before listening"),
+            (["--worker", "http://127.0.0.1:9", "--oracle-port", "70000"], "70000"),
+            ([], "one of the arguments --worker --worker-command is required"),
+        ]
+        for args, words in cases:
+            with self.subTest(args=args):
+                status, stdout, stderr = support.run_command(self, "grader/conformance.py",
+                                                             *args, timeout=120)
+                self.assertEqual(status, 2, stdout + stderr)
+                self.assertIn(words, stderr)
+
+
+class WorkersTest(unittest.TestCase):
+    def test_the_command_gets_its_addresses_and_is_killed_with_its_children(self):
+        folder = support.tmpdir(self)
+        script = support.write(self, "w.py", """import os, subprocess, sys, time
+child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+with open(os.path.join(%r, "seen"), "w") as f:
+    f.write("%%s %%s %%s %%d" %% (os.environ["AR_ORACLE_URL"], os.environ["AR_WORKER_HOST"],
+                              os.environ["AR_WORKER_PORT"], child.pid))
+time.sleep(600)
+""" % folder)
+        proc, url = workers.start([sys.executable, script], oracle_url="http://o:1/")
+        self.addCleanup(workers.stop, proc)
+        seen = os.path.join(folder, "seen")
+        deadline = time.monotonic() + 30
+        while not (os.path.exists(seen) and os.path.getsize(seen)) and \
+                time.monotonic() < deadline:
+            time.sleep(0.05)
+        with open(seen) as f:
+            oracle_url, host, port, child = f.read().split()
+        self.assertEqual((oracle_url, url), ("http://o:1/", "http://%s:%s" % (host, port)))
+        self.assertEqual(host, "127.0.0.1")
+        workers.stop(proc)
+        self.assertIsNotNone(proc.poll())
+        self.assertTrue(gone(int(child)), "the worker's child outlived it")
+
+    def test_a_worker_that_never_listens_is_named(self):
+        proc, url = workers.start([sys.executable, "-c", "import time; time.sleep(600)"],
+                                  oracle_url="http://o:1/")
+        self.addCleanup(workers.stop, proc)
+        with self.assertRaisesRegex(workers.WorkerError, "did not listen on %s within 0.5 s"
+                                    % url):
+            workers.wait_listening(proc, url, timeout=0.5)
+
+    def test_bad_commands_and_urls_are_named(self):
+        for command in ("", "a 'b", []):
+            with self.subTest(command=command):
+                with self.assertRaisesRegex(ValueError, repr(command).replace("[", r"\[")):
+                    workers.split_command(command)
+        for url in ("127.0.0.1:80", "http://:80", "http://h:x", "https://h:1"):
+            with self.subTest(url=url):
+                with self.assertRaisesRegex(ValueError, repr(url)):
+                    workers.address(url)
+
+
+def gone(pid):
+    """Whether process `pid` is gone (or a zombie) within GONE_WAIT."""
+    deadline = time.monotonic() + GONE_WAIT
+    while time.monotonic() < deadline:
+        try:
+            with open("/proc/%d/stat" % pid) as f:
+                if f.read().split(") ", 1)[1].startswith("Z"):
+                    return True
+        except (FileNotFoundError, ProcessLookupError):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,11 @@
+"""Breaks `method_405`: a method other than GET and POST answers 404."""
+
+from base import run, worker
+
+
+class Handler(worker.Handler):
+    def not_allowed(self):
+        self.reply(404, {"error": "nothing here for %s" % self.command})
+
+
+run(Handler=Handler)

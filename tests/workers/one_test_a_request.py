@@ -1,0 +1,12 @@
+"""Breaks `one_test_a_request`: every test is sent twice."""
+
+from base import run, worker
+
+
+class Oracle(worker.Oracle):
+    def test(self, pool):
+        super().test(pool)
+        return super().test(pool)
+
+
+run(Oracle=Oracle)

@@ -1,0 +1,14 @@
+"""Breaks `oracle_refusal`: a test the oracle refuses reads as negative."""
+
+from base import run, worker
+
+
+class Oracle(worker.Oracle):
+    def test(self, pool):
+        try:
+            return super().test(pool)
+        except worker.OracleError:
+            return False
+
+
+run(Oracle=Oracle)

@@ -1,0 +1,5 @@
+"""Breaks `size_413`: bodies over 8,192 bytes get 413."""
+
+from base import run
+
+run(MAX_SOLVE_BODY=8192)

@@ -1,0 +1,12 @@
+"""Breaks `solve`: the answer comes back under the key "result"."""
+
+from base import run, worker
+
+
+class Worker(worker.Worker):
+    def solve(self, token, n, priors):
+        status, reply = super().solve(token, n, priors)
+        return status, {"result": reply["answer"]} if status == 200 else reply
+
+
+run(Worker=Worker)

@@ -1,0 +1,15 @@
+"""Breaks `solve_request_forms`: a /solve body must begin with its token."""
+
+from base import run, worker
+
+
+class Handler(worker.Handler):
+    def read_body(self, length):
+        body = super().read_body(length)
+        if not body.startswith(b'{"token":'):
+            raise worker.BadRequest(400, "the body must begin with the token, got %r"
+                                    % body[:20])
+        return body
+
+
+run(Handler=Handler)
