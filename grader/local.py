@@ -41,6 +41,7 @@ import threading
 
 import grade
 import problem
+import workers
 from arh_grader import Failure, Oracle, WorkerClient
 
 WORKER = os.path.join(grade.ROOT, "harness", "worker.py")
@@ -107,39 +108,44 @@ def start_worker(*, oracle_url, tester, timeout, quiet=False, cwd=None):
     return proc, url
 
 
-def stop_worker(proc):
-    """Kill the worker's whole process group (SIGKILL: it keeps nothing worth
-    saving) and reap it. The worker's stderr is closed by the thread reading
-    it, at its end: a process that left the group may hold it open."""
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-    try:
-        proc.wait(timeout=REAP_WAIT)
-    except subprocess.TimeoutExpired:
-        pass
+stop_worker = workers.stop       # its whole process group, SIGKILL
 
 
 def evaluate_local(items, *, tester, settings, transcripts=None, progress=None,
-                   quiet=False, indexes=None):
-    """Grade `items` with `tester` through a fresh worker process and oracle;
-    return the result dict. The worker is gone when this returns."""
+                   quiet=False, indexes=None, worker_url=None, worker_command=None,
+                   oracle_host="127.0.0.1", oracle_port=0):
+    """Grade `items` through a fresh oracle and a worker, and return the
+    result dict: by default a fresh harness/worker.py running `tester`;
+    with `worker_url` a worker already running there (the oracle then
+    listens where it expects it: `oracle_host`, `oracle_port`); with
+    `worker_command` a worker of any language started from it on free
+    ports. A worker started here is gone when this returns."""
     oracle = Oracle(check=problem.check_query, answer=problem.answer_query,
-                    record=bool(transcripts),
+                    record=bool(transcripts), host=oracle_host, port=oracle_port,
                     idle_timeout=settings["instance_timeout_s"] + 5).start()
     proc = None
     home = tempfile.mkdtemp(prefix="worker-")       # the worker's cwd and TMPDIR
+    start_timeout = settings["worker_start_timeout_s"]
     try:
         try:
-            proc, url = start_worker(oracle_url=oracle.url, tester=tester, quiet=quiet,
-                                     timeout=settings["worker_start_timeout_s"], cwd=home)
+            if worker_url is not None:
+                url = worker_url
+            elif worker_command is not None:
+                proc, url = workers.start(worker_command, oracle_url=oracle.url,
+                                          log=None if quiet else sys.stderr.fileno())
+                pin(proc.pid, 0)
+                workers.wait_listening(proc, url, timeout=start_timeout)
+            else:
+                proc, url = start_worker(oracle_url=oracle.url, tester=tester, quiet=quiet,
+                                         timeout=start_timeout, cwd=home)
+        except workers.WorkerError as e:
+            return grade.summarize([], Failure("no_answer", str(e)))
         except Failure as failure:
             return grade.summarize([], failure)
         return grade.evaluate(items, oracle=oracle, worker=WorkerClient(url),
                               instance_timeout=settings["instance_timeout_s"],
                               run_timeout=settings["run_timeout_s"],
-                              start_timeout=settings["worker_start_timeout_s"],
+                              start_timeout=start_timeout,
                               transcripts=transcripts, progress=progress, indexes=indexes)
     finally:
         if proc is not None:
@@ -192,6 +198,18 @@ def main(argv=None):
     parser.add_argument("--start-timeout", type=grade.positive(float), metavar="SECONDS",
                         help="how long the worker may take to start (default: "
                              "autoresearch.toml)")
+    worker = parser.add_mutually_exclusive_group()
+    worker.add_argument("--worker-url", metavar="URL",
+                        help="grade the worker already running at URL (the oracle listens "
+                             "on --oracle-host and --oracle-port, where it expects it)")
+    worker.add_argument("--worker-command", metavar="CMD",
+                        help="start the worker from CMD, in any language, on free ports "
+                             "(AR_ORACLE_URL, AR_WORKER_HOST, AR_WORKER_PORT)")
+    parser.add_argument("--oracle-host", default="127.0.0.1",
+                        help="with --worker-url: where the oracle listens (default 127.0.0.1)")
+    parser.add_argument("--oracle-port", type=int, metavar="PORT",
+                        help="with --worker-url: the oracle's port (default 8081, the "
+                             "worker's default AR_ORACLE_URL); otherwise a free one")
     parser.add_argument("--repeat", type=grade.positive(int), default=1, metavar="N",
                         help="run N times with fresh workers and compare the transcripts")
     args = parser.parse_args(argv)
@@ -208,6 +226,14 @@ def main(argv=None):
                          "--out another folder\n" % args.out)
         return 2
 
+    if args.worker_url is not None:
+        try:
+            workers.address(args.worker_url)
+        except ValueError as e:
+            parser.error(str(e))
+    oracle_port = args.oracle_port
+    if oracle_port is None:
+        oracle_port = 8081 if args.worker_url is not None else 0
     runs = []
 
     def evaluate_with(items, settings, indexes):
@@ -219,6 +245,10 @@ def main(argv=None):
                 folder = os.path.join(folder, "run-%d" % k)
             runs.append(evaluate_local(items, tester=args.tester, settings=dict(settings),
                                        transcripts=folder, indexes=indexes,
+                                       worker_url=args.worker_url,
+                                       worker_command=args.worker_command,
+                                       oracle_host=args.oracle_host,
+                                       oracle_port=oracle_port,
                                        progress=grade.progress_printer(len(items))))
         return runs[0]
 

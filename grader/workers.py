@@ -26,7 +26,6 @@ import urllib.parse
 
 HOST = "127.0.0.1"      # where a started worker listens
 POLL = 0.05             # seconds between two attempts to connect
-TERM_WAIT = 2.0         # seconds stop() waits after SIGTERM before SIGKILL
 KILL_WAIT = 5.0         # seconds stop() waits after SIGKILL
 RECV_BYTES = 65536      # bytes asked of the socket at a time
 CLOSE_WAIT = 5.0        # seconds exchange() waits to see the server close, when asked
@@ -116,22 +115,16 @@ def wait_listening(proc, url, *, timeout):
 
 
 def stop(proc):
-    """Kill `proc`'s whole process group and reap it: SIGTERM, then SIGKILL
-    for what is left. Safe to call twice, or on a process already gone."""
-    for sig, wait in ((signal.SIGTERM, TERM_WAIT), (signal.SIGKILL, KILL_WAIT)):
-        try:
-            os.killpg(proc.pid, sig)
-        except (ProcessLookupError, PermissionError):
-            pass
-        try:
-            proc.wait(timeout=wait)
-        except subprocess.TimeoutExpired:
-            continue
-        try:                            # the worker is gone; anything it left in its group
-            os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-        return
+    """Kill `proc`'s whole process group (SIGKILL: a worker keeps nothing
+    worth saving) and reap it. Safe to call twice, or on a process gone."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    try:
+        proc.wait(timeout=KILL_WAIT)
+    except subprocess.TimeoutExpired:
+        pass
 
 
 def exchange(url, data, *, pieces=(), pause=0.0, half_close=False, timeout=10.0,

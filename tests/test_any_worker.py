@@ -26,7 +26,6 @@ class AnyWorkerTest(unittest.TestCase):
         return status, stdout + stderr, support.read_bytes(path) if os.path.exists(path) \
             else None
 
-    @unittest.expectedFailure
     def test_a_running_worker_at_a_url_gives_the_bytes_of_a_plain_run(self):
         port = workers.free_port()
         log = open(os.devnull, "wb")
@@ -38,13 +37,11 @@ class AnyWorkerTest(unittest.TestCase):
         self.assertEqual(status, 0, output)
         self.assertEqual(blob, self.run_local()[2])
 
-    @unittest.expectedFailure
     def test_a_worker_command_gives_the_bytes_of_a_plain_run(self):
         status, output, blob = self.run_local("--worker-command", " ".join(REFERENCE))
         self.assertEqual(status, 0, output)
         self.assertEqual(blob, self.run_local()[2])
 
-    @unittest.expectedFailure
     def test_a_worker_command_that_never_listens_is_no_answer(self):
         command = "%s -c 'import sys; sys.exit(3)'" % sys.executable
         status, output, blob = self.run_local("--worker-command", command)

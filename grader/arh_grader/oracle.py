@@ -48,6 +48,7 @@ import secrets
 import socket
 import socketserver
 import threading
+import time
 
 from .result import canonical
 
@@ -56,6 +57,7 @@ IDLE_TIMEOUT = 60.0     # seconds a connection may sit between requests, or betw
                         # two pieces of one
 CLOSE_WAIT = 1.0        # seconds close() waits for a request being answered, whose
                         # connection it has shut down: one send, then it is recorded
+BODY_TIMEOUT = 2.0      # seconds a body may take to arrive after its header lines
 MAX_LINE = 65536        # bytes of a request line at most (http.client's limit)
 MAX_HEAD = 65536        # bytes of a request's header lines at most, all together
 MAX_HEADERS = 100       # header lines of a request at most (http.client's limit)
@@ -65,6 +67,7 @@ RECV_BYTES = 65536      # bytes asked of the socket at a time
 # control byte, so no bare CR or LF
 _FIELD = rb"[!#$%&'*+.^_`|~0-9A-Za-z-]+:[\t\x20-\x7e\x80-\xff]*"
 _FIELDS = re.compile(rb"%s(?:\r\n%s)*" % (_FIELD, _FIELD))     # every line at once
+_BARE_LF = re.compile(rb"(?<!\r)\n")
 _LONG_LINE = "a request line of more than %d bytes" % MAX_LINE
 _LONG_HEAD = "header lines of more than %d bytes" % MAX_HEAD
 _CUT = canonical({"error": "the session ended before this request was answered"})
@@ -325,15 +328,34 @@ class _Connection(socketserver.BaseRequestHandler):
                 self._write(b"HTTP/1.1 100 Continue\r\n\r\n")
             except OSError:                 # the client left: its fault, not ours
                 return 400, b"null", {"error": "the connection closed before the body"}, True
-        while len(self.buf) - self.pos < length:
-            try:
-                self._fill()
-            except _Silent as e:
-                if e.stalled:
-                    return 408, b"null", {"error": "body not received in time"}, True
-                return 400, b"null", {"error": "truncated body"}, True
+        if len(self.buf) - self.pos < length:      # the body is not all here yet
+            status, message = self._rest_of_body(length)
+            if status is not None:
+                return status, b"null", {"error": message}, True
         body, self.pos = self.buf[self.pos:self.pos + length], self.pos + length
-        return session.respond(body) + (False,)
+        status, query, reply = session.respond(body)
+        return status, query, reply, status == 500
+
+    def _rest_of_body(self, length):
+        """Receive until `length` body bytes are here, within BODY_TIMEOUT:
+        (None, None), or the refusal (408 late, 400 cut short)."""
+        deadline = time.monotonic() + BODY_TIMEOUT
+        try:
+            while len(self.buf) - self.pos < length:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return 408, "the body was not all there %g s after the header lines" \
+                        % BODY_TIMEOUT
+                self.sock.settimeout(left)
+                self._fill()
+        except _Silent as e:
+            if e.stalled:
+                return 408, "the body was not all there %g s after the header lines" \
+                    % BODY_TIMEOUT
+            return 400, "truncated body"
+        finally:
+            self.sock.settimeout(self.server.oracle.idle_timeout)
+        return None, None
 
     # ---- the wire ----
 
@@ -373,12 +395,23 @@ class _Connection(socketserver.BaseRequestHandler):
 
     def _head(self):
         """The request line's three words and the headers as {lowercase
-        name: value}; _Refused for a line that breaks the rules."""
+        name: value}; _Refused for a line that breaks the rules, a bare LF
+        as soon as it arrives."""
         end = self._find(b"\n", 0, MAX_LINE, 414, _LONG_LINE)
         if end == 0 or self.buf[end - 1] != 13:           # 13: CR
             raise _Refused(400, "the request line ends in a bare LF, not CRLF")
         words = _request_line(self.buf[:end - 1])
-        blank = self._find(b"\r\n\r\n", end - 1, MAX_HEAD, 431, _LONG_HEAD)  # the head's end
+        scanned = end + 1                   # bytes of the head checked for a bare LF
+        while True:
+            blank = self.buf.find(b"\r\n\r\n", end - 1)      # the head's end
+            if _BARE_LF.search(self.buf, scanned, len(self.buf) if blank < 0 else blank + 4):
+                raise _Refused(400, "a header line ends in a bare LF, not CRLF")
+            if blank - end > MAX_HEAD or blank < 0 and len(self.buf) - end > MAX_HEAD:
+                raise _Refused(431, _LONG_HEAD)
+            if blank >= 0:
+                break
+            scanned = max(scanned, len(self.buf) - 1)
+            self._fill()
         self.pos = blank + 4
         return words + (_headers(self.buf[end + 1:blank]),)
 
