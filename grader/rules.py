@@ -86,6 +86,8 @@ ORACLE = (
            True, True, "none: `find` gets the error"),
     Oracle("over_cap", "the instance's test number 2n + 65 or any later one", 429, True,
            True, "`oracle_cap`, whatever the answer"),
+    Oracle("cut", "a request still open when its instance ends (the session closes): "
+           "recorded, not answered", 408, True, True, "none: the instance is over"),
     Oracle("fault", "the oracle itself failed", 500, True, True, "`grader_error`"),
     Oracle("token", "no `Authorization: Bearer T` with T an open session's token", 403,
            False, True, "none: `find` gets the error"),
@@ -111,9 +113,11 @@ VERDICTS = (
     Verdict("unencodable", "422", "any", "`schema`"),
     Verdict("other_status", "any other (201, 3xx, 4xx, 500, ...)", "any", "`no_answer`"),
     Verdict("too_large", "any", "over 1 MiB", "`schema`"),
-    Verdict("late", "none within the instance's deadline", "\u2014", "`timeout`"),
-    Verdict("dropped", "none: the connection is refused, dropped, or not HTTP", "\u2014",
-            "`no_answer`"),
+    Verdict("late", "none whole, to its last byte, within the instance's deadline",
+            "\u2014", "`timeout`"),
+    Verdict("dropped", "none: the connection is refused or dropped; the reply is not "
+            "HTTP/1.x, has a malformed or repeated `Content-Length` or one it does not keep, "
+            "or a `Transfer-Encoding`", "\u2014", "`no_answer`"),
     Verdict("unhealthy", "`GET /health` not 200 within `worker_start_timeout_s`", "\u2014",
             "`no_answer`"),
 )

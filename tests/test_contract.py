@@ -67,8 +67,9 @@ ORACLE_CASES = {
     "head_too_large": [("101 header lines", req(headers=[b"X-%d: 1" % i for i in range(98)]),
                         None)],
 }
-# rows shown elsewhere: over_cap and fault need a session or oracle of their own
-TRIED_APART = {"over_cap", "fault"}
+# rows shown elsewhere: over_cap and fault need a session or oracle of their own,
+# cut a session's end (test_oracle.OpenRequestsTest)
+TRIED_APART = {"over_cap", "fault", "cut"}
 WAITING_CASES = {       # cause: [(label, request, how)] that leave the client waiting
     "stalled": [("a body 5 bytes short, then nothing", req(length=b"%d" % (len(BODY) + 5)),
                  "stall")],
