@@ -63,7 +63,8 @@ WORKER = (
            "`no_answer`"),
     Worker("not_json", "a body that is not strict JSON in UTF-8 (no BOM, no UTF-16)", 400,
            False, True, "`no_answer`"),
-    Worker("fields", "keys other than `token`, `n`, `priors`; `n` not an integer in 1..512; "
+    Worker("fields", "keys other than `token`, `n`, `priors` and `deadline`; a `deadline` "
+           "not a number in (0, 86400]; `n` not an integer in 1..512; "
            "`priors` not `n` numbers strictly between 0 and 1", 400, False, True,
            "`no_answer`"),
     Worker("token", "a token that is not 1 to 256 visible ASCII characters", 400, False,
