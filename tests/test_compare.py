@@ -20,7 +20,7 @@ CALIBRATION = os.path.join(support.GRADER, "calibration.py")
 SEED = "compare-test"
 HTTP_SETTINGS = {"instance_timeout_s": 10.0, "run_timeout_s": 60.0,
                  "worker_start_timeout_s": 10.0}
-with open(support.SHIPPED, encoding="utf-8") as _f:
+with open(support.SPLITTING, encoding="utf-8") as _f:
     HONEST = _f.read().replace("def find(", "def honest(")
 
 # Valid in the end, but on the way: six pools the oracle answers 400, one body
@@ -57,7 +57,7 @@ class CountingOracleTest(unittest.TestCase):
     def test_counts_equal_the_http_oracles_exactly(self):
         items = instances.draw(6, "http-counts")
         odd = support.write(self, "odd.py", ODD)
-        cases = [("shipped", support.SHIPPED, [17, 37, 35, 308, 56, 125], 0),
+        cases = [("splitting", support.SPLITTING, [17, 37, 35, 308, 56, 125], 0),
                  ("calibration", CALIBRATION, [17, 24, 30, 202, 35, 70], 0),
                  ("odd pools", odd, [17 + 8, 37 + 8, 35 + 8, 308 + 8, 56 + 8, 125 + 8], 6)]
         for name, path, tests, invalid in cases:
@@ -104,7 +104,7 @@ class CountingOracleTest(unittest.TestCase):
 
 
 class CommandTest(unittest.TestCase):
-    def compare(self, *args, state=None, challenger=CALIBRATION, incumbent=support.SHIPPED):
+    def compare(self, *args, state=None, challenger=CALIBRATION, incumbent=support.SPLITTING):
         """Run the command; (status, stdout lines as a dict, stderr, state path)."""
         state = state or os.path.join(support.tmpdir(self), "state.json")
         status, stdout, stderr = support.run_command(
@@ -114,11 +114,11 @@ class CommandTest(unittest.TestCase):
 
     def test_the_real_testers(self):
         cases = [  # challenger, incumbent, decision, reason, W/L/D
-            ("shipped vs shipped", support.SHIPPED, support.SHIPPED,
+            ("splitting vs splitting", support.SPLITTING, support.SPLITTING,
              "reject", "draw_ceiling", "0/0/30"),
-            ("calibration vs shipped", CALIBRATION, support.SHIPPED,
+            ("calibration vs splitting", CALIBRATION, support.SPLITTING,
              "accept", "upper_bound", "18/1/1"),
-            ("shipped vs calibration", support.SHIPPED, CALIBRATION,
+            ("splitting vs calibration", support.SPLITTING, CALIBRATION,
              "reject", "lower_bound", "1/15/1")]
         for name, challenger, incumbent, decision, reason, counts in cases:
             with self.subTest(case=name):
@@ -158,17 +158,17 @@ def find(n, priors, test):
 
     def test_a_decided_state_runs_nothing_and_a_misfit_one_is_refused(self):
         status, out, err, state = self.compare("--seed", SEED, "--min-sample", "5",
-                                               challenger=support.SHIPPED)
+                                               challenger=support.SPLITTING)
         self.assertEqual((status, out["reason"], out["comparisons"]), (0, "draw_ceiling", "5"))
         before = support.read_bytes(state)
-        status, again, err, _ = self.compare(state=state, challenger=support.SHIPPED)
+        status, again, err, _ = self.compare(state=state, challenger=support.SPLITTING)
         self.assertEqual((status, again, support.read_bytes(state)), (0, out, before))
         self.assertNotIn("comparison: ", err)
         changed = support.write(self, "tester.py", HONEST.replace("def honest(", "def find(")
                                 + "# edited\n")
-        cases = [(("--alpha", "0.1"), support.SHIPPED, "--alpha 0.1 differs from 0.05 saved"),
-                 (("--min-sample", "30"), support.SHIPPED, "--min-sample 30 differs from 5"),
-                 (("--seed", "other"), support.SHIPPED,
+        cases = [(("--alpha", "0.1"), support.SPLITTING, "--alpha 0.1 differs from 0.05 saved"),
+                 (("--min-sample", "30"), support.SPLITTING, "--min-sample 30 differs from 5"),
+                 (("--seed", "other"), support.SPLITTING,
                   "--seed 'other' differs from 'compare-test' saved"),
                  ((), CALIBRATION, "the challenger '%s' is not the file" % CALIBRATION),
                  ((), changed, "the challenger '%s' is not the file" % changed)]
@@ -202,7 +202,7 @@ def find(n, priors, test):
 
     def start_slow(self, *, stderr=subprocess.DEVNULL):
         """compare.py in a real process on copies of the calibration and the
-        shipped tester that sleep 0.05 s a call while a marker file exists;
+        frozen binary splitting that sleep 0.05 s a call while a marker file exists;
         (process, its arguments but --state, state path, marker path)."""
         folder = support.tmpdir(self)
         marker = os.path.join(folder, "slow")
