@@ -1,5 +1,6 @@
 """The whole evaluation as a user runs it: grader/local.py in a real process,
-the shipped tester, broken sets, and every verdict of the self-check."""
+frozen binary splitting and the tester in src/, broken sets, and every
+verdict of the self-check."""
 
 import json
 import os
@@ -23,8 +24,8 @@ class LocalRunTest(unittest.TestCase):
             blob = f.read()
         return status, support.lines_of(stdout), stderr, blob
 
-    def test_shipped_tester_scores_exactly_one_on_the_sample(self):
-        status, lines, stderr, blob = self.run_local()
+    def test_binary_splitting_scores_exactly_one_on_the_sample(self):
+        status, lines, stderr, blob = self.run_local("--tester", support.SPLITTING)
         self.assertEqual(status, 0, stderr)
         result = json.loads(blob)
         with open(support.SAMPLE) as f:
@@ -42,6 +43,19 @@ class LocalRunTest(unittest.TestCase):
             self.assertIn(key, result)
         for key in ("score", "tests", "baseline", "bound", "surprise", "transcript"):
             self.assertIn(key, result["items"][0])
+
+    def test_the_tester_in_src_gives_a_valid_deterministic_run(self):
+        """Whatever src/tester.py holds, as long as it is honest: valid on
+        the whole sample, and the same transcripts when run twice."""
+        status, lines, stderr, blob = self.run_local("--repeat", "2")
+        self.assertEqual(status, 0, stderr[-2000:])
+        result = json.loads(blob)
+        self.assertEqual((result["status"], result["kind"]), ("valid", None))
+        self.assertEqual(len(result["items"]), 40)
+        self.assertEqual(lines["deterministic"], "2 runs, identical transcripts")
+        for entry in result["items"]:
+            with self.subTest(instance=entry["index"]):
+                self.assertEqual(entry["score"], round(entry["tests"] / entry["baseline"], 6))
 
     def test_two_runs_give_identical_bytes(self):
         blobs = [self.run_local("--limit", "10")[3] for _ in range(2)]
@@ -61,6 +75,7 @@ class LocalRunTest(unittest.TestCase):
             "unsorted": ([dict(good[0], defectives=good[0]["defectives"][::-1])],
                          "line 1: defectives must be sorted"),
             "nan": (['{"n": NaN}'], "line 1: NaN is not JSON"),
+            "blank line": ([good[0], good[1], "", good[2]], "items.jsonl line 3 is blank"),
         }
         for name, (lines, words) in cases.items():
             text = "".join((l if isinstance(l, str) else json.dumps(l)) + "\n" for l in lines)
