@@ -106,11 +106,23 @@ class LocalRunTest(unittest.TestCase):
 class InterruptTest(unittest.TestCase):
     """Ctrl-C or SIGTERM in the middle of a run: the worker goes with it."""
 
+    # find writes its pid (whole, by a rename) and sleeps until the signal:
+    # the run is mid-instance however slow the machine is
     TESTER = ("import os, time\n"
-              "open(os.path.join(os.path.dirname(__file__), 'pid'), 'w').write(str(os.getpid()))\n"
               "def find(n, priors, test):\n"
-              "    time.sleep(0.3)\n"
-              "    return []\n")
+              "    pid = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'pid')\n"
+              "    with open(pid + '.part', 'w') as f:\n"
+              "        f.write(str(os.getpid()))\n"
+              "    os.replace(pid + '.part', pid)\n"
+              "    time.sleep(3600)\n")
+
+    @staticmethod
+    def kill_left(pid_file):
+        """Kill a worker that a failed test left sleeping."""
+        try:
+            os.kill(int(support.read_bytes(pid_file)), signal.SIGKILL)
+        except (OSError, ValueError):
+            pass
 
     def test_signals_reap_the_worker(self):
         for sig, status in ((signal.SIGINT, 130), (signal.SIGTERM, 143)):
@@ -119,13 +131,15 @@ class InterruptTest(unittest.TestCase):
                 pid_file = os.path.join(os.path.dirname(tester), "pid")
                 proc = subprocess.Popen(
                     [sys.executable, "grader/local.py", "--tester", tester,
-                     "--out", support.tmpdir(self)], cwd=support.ROOT,
-                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                     "--instance-timeout", "600", "--out", support.tmpdir(self)],
+                    cwd=support.ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
                 self.addCleanup(proc.kill)
-                deadline = time.monotonic() + 20
-                while not os.path.exists(pid_file) and time.monotonic() < deadline:
+                self.addCleanup(self.kill_left, pid_file)
+                deadline = time.monotonic() + 120
+                while not os.path.exists(pid_file):
+                    self.assertLess(time.monotonic(), deadline, "find never started")
+                    self.assertIsNone(proc.poll(), "local.py ended before find started")
                     time.sleep(0.05)
-                time.sleep(0.2)
                 worker = int(support.read_bytes(pid_file))
                 proc.send_signal(sig)
                 proc.communicate(timeout=20)
