@@ -117,6 +117,13 @@ class InterruptTest(unittest.TestCase):
               "    time.sleep(3600)\n")
 
     @staticmethod
+    def default_sigint():
+        """In the child: SIGINT to its default, which Python turns into
+        KeyboardInterrupt. A shell that runs the tests in the background
+        ignores SIGINT, and its children would inherit that."""
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+    @staticmethod
     def kill_left(pid_file):
         """Kill a worker that a failed test left sleeping."""
         try:
@@ -132,7 +139,8 @@ class InterruptTest(unittest.TestCase):
                 proc = subprocess.Popen(
                     [sys.executable, "grader/local.py", "--tester", tester,
                      "--instance-timeout", "600", "--out", support.tmpdir(self)],
-                    cwd=support.ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                    cwd=support.ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                    preexec_fn=self.default_sigint)
                 self.addCleanup(proc.kill)
                 self.addCleanup(self.kill_left, pid_file)
                 deadline = time.monotonic() + 120
