@@ -20,9 +20,12 @@ from one run:
   timed inside the measuring process; every test made must be counted.
   Blocks of the three kinds take turns in one measuring process, so that
   all three meet the same machine. rtt_ratio is harness over raw.
-- run: grader/local.py's whole evaluation of a freshly drawn set with the
-  shipped tester, in a fresh grader process: wall time, tests, tests per
-  second, and the grader's and the worker's peak resident memory (Linux).
+- run: grader/local.py's whole evaluation of a freshly drawn set with
+  binary splitting as the grader counts the baseline (selfcheck.BASELINE,
+  not src/tester.py, so the figures do not move with the tester being
+  improved), in a fresh grader process: wall time, tests, tests per second,
+  and the grader's and the worker's peak resident memory (Linux). Every
+  instance must take exactly its baseline's tests.
 The measuring process runs on core 0 and the servers on core 1, as local.py
 pins the worker and the grader. Exit status 1 if a count is off.
 """
@@ -45,6 +48,7 @@ import grade
 import instances
 import local
 import problem
+import selfcheck
 from arh_grader import Oracle, canonical
 
 WORKER = os.path.join(grade.ROOT, "harness", "worker.py")
@@ -54,7 +58,7 @@ INSTANCES = 500          # instances of the full run
 SEED = "bench"           # the full run's set is instances.draw(count, SEED)
 BLOCK = 250              # round trips of one kind before switching to the other
 N = 512                  # items of the instance the harness round trips test
-POOL_ITEMS = 50          # items of each round trip's pool: the shipped tester's mean
+POOL_ITEMS = 50          # items of each round trip's pool: binary splitting's mean
                          # pool on the 500-instance set is 49 items (194 bytes)
 SECRET = (N, frozenset({N - 1}))         # that instance: item N - 1 is the defective
 REPLY = b'{"positive":true}'             # 17 bytes: every round trip's answer
@@ -225,9 +229,9 @@ def _peak_mib(pid):
     raise RuntimeError("no VmHWM in /proc/%s/status" % pid)
 
 
-def _run_local(items_path, out):
-    """In a fresh process: grader/local.py's main on the set with the
-    shipped tester; (wall seconds, grader peak MiB, worker peak MiB)."""
+def _run_local(items_path, tester, out):
+    """In a fresh process: grader/local.py's main on the set with `tester`;
+    (wall seconds, grader peak MiB, worker peak MiB)."""
     worker_peaks, stop_worker = [], local.stop_worker
 
     def measure_and_stop(proc):            # this process runs nothing else
@@ -237,7 +241,7 @@ def _run_local(items_path, out):
     local.stop_worker = measure_and_stop
     started = time.perf_counter()
     with contextlib.redirect_stdout(sys.stderr):
-        status = local.main(["--items", items_path, "--out", out])
+        status = local.main(["--items", items_path, "--tester", tester, "--out", out])
     wall = time.perf_counter() - started
     if status != 0 or len(worker_peaks) != 1:
         raise RuntimeError("local.py exited with status %d after %d worker(s)"
@@ -246,14 +250,18 @@ def _run_local(items_path, out):
 
 
 def measure_run(*, count=INSTANCES, seed=SEED):
-    """grader/local.py on instances.draw(count, seed) with the shipped
-    tester, in a fresh process: a dict of the figures."""
+    """grader/local.py on instances.draw(count, seed) with binary
+    splitting (selfcheck.BASELINE), in a fresh process: a dict of the
+    figures."""
     items = instances.draw(count, seed)
     with tempfile.TemporaryDirectory(prefix="bench-") as folder:
         path = os.path.join(folder, "items.jsonl")
         with open(path, "w", encoding="utf-8") as f:
             f.writelines(instances.dumps(item) for item in items)
-        wall, grader_peak, worker_peak = in_child(_run_local, path, folder)
+        tester = os.path.join(folder, "splitting.py")
+        with open(tester, "w", encoding="utf-8") as f:
+            f.write(selfcheck.BASELINE)
+        wall, grader_peak, worker_peak = in_child(_run_local, path, tester, folder)
         with open(os.path.join(folder, "result.json"), encoding="utf-8") as f:
             result = json.load(f)
     tests = [e["tests"] for e in result["items"]]

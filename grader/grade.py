@@ -49,6 +49,8 @@ def load_set(path):
         raise Failure("invalid_set", "%s holds no instances" % path)
     items = []
     for number, line in enumerate(lines, 1):
+        if not line.strip():
+            raise Failure("invalid_set", "%s line %d is blank" % (path, number))
         try:
             item = json.loads(line, parse_constant=_reject)
             problem.check_instance(item)

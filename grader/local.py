@@ -42,6 +42,7 @@ import threading
 import grade
 import problem
 import workers
+import report
 from arh_grader import Failure, Oracle, WorkerClient
 
 WORKER = os.path.join(grade.ROOT, "harness", "worker.py")
@@ -260,7 +261,7 @@ def main(argv=None):
         sys.stderr.write("local: interrupted; the worker is stopped, no result written\n")
         return 130
     print("\n".join(grade.summary_lines(result)))
-    print("result: %s" % path)
+    print("result: %s\nreport: %s" % (report.display_path(path), report.command_for(path)))
     if args.repeat > 1 and len(runs) == args.repeat:
         differ = first_difference(runs)
         if differ is not None:

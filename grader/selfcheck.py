@@ -1,5 +1,6 @@
-"""Prove the grader: the shipped tester passes, every counterfeit and faulty
-tester gets its verdict, and two runs give the same bytes.
+"""Prove the grader: binary splitting passes with exactly its baseline's
+tests, every counterfeit and faulty tester gets its verdict, a broken set and
+a failing oracle get theirs, and two runs give the same bytes.
 
     python3 grader/selfcheck.py              # every case
     python3 grader/selfcheck.py --case hang  # the cases whose names hold "hang"
@@ -9,6 +10,11 @@ on the sample's first instances. One line a case: its name, the verdict it
 must get and the verdict it got. Exit status 1 if any case differs.
 Verdicts are the kinds, or `valid`, `suspect` (valid but flagged) and
 `nondeterministic` (two runs whose transcripts differ).
+
+Nothing here reads src/: the honest tester of every case is binary
+splitting as the grader counts the baseline (grader/calibration.py's split
+on all items), so the self-check gives the same verdicts whatever tester is
+being improved.
 """
 
 import argparse
@@ -20,13 +26,27 @@ import time
 
 import grade
 import local
+import problem
+from arh_grader import Failure, Oracle, WorkerClient
 
 INSTANCES = 3                 # the sample's first instances, for every case
-SETTINGS = {"instance_timeout_s": 2.0, "run_timeout_s": 60.0, "worker_start_timeout_s": 10.0}
+# Deadlines in seconds. A case that finishes gets far more time than it needs,
+# so a loaded machine does not change its verdict; only the cases that hang
+# wait for HANG_TIMEOUT_S, which still leaves over_cap_then_hang many times
+# the time its 2n + 65 tests take.
+SETTINGS = {"instance_timeout_s": 60.0, "run_timeout_s": 300.0,
+            "worker_start_timeout_s": 30.0}
+HANG_TIMEOUT_S = 3.0
 
-SHIPPED = open(os.path.join(grade.ROOT, "src", "tester.py"), encoding="utf-8").read()
+with open(os.path.join(grade.ROOT, "grader", "calibration.py"), encoding="utf-8") as _f:
+    # binary splitting as a tester file: exactly problem.baseline_tests's count
+    BASELINE = _f.read().replace("def find(", "def grouped_find(") + """
+
+def find(n, priors, test):
+    return sorted(split(range(n), test))
+"""
 # A counterfeit first finds the truth honestly, then returns `answer(d, n)`.
-WRAP = SHIPPED.replace("def find(", "def honest(") + """
+WRAP = BASELINE.replace("def find(", "def honest(") + """
 import json, os, random, sys, threading, time, http.client, urllib.parse
 
 def find(n, priors, test):
@@ -49,6 +69,14 @@ def counterfeit(body, prelude=""):
     return prelude + WRAP % "\n".join("    " + line for line in body.strip().split("\n"))
 
 
+def settings_for(name):
+    """The deadlines of case `name`: SETTINGS, with HANG_TIMEOUT_S for the
+    cases that hang."""
+    if "hang" in name:
+        return dict(SETTINGS, instance_timeout_s=HANG_TIMEOUT_S)
+    return dict(SETTINGS)
+
+
 def scores_one(result):
     bad = [e["index"] for e in result["items"] if e["score"] != 1.0]
     return "scores not 1.0 on %s" % bad if bad else None
@@ -67,7 +95,7 @@ def extra_tests(k, invalid):
 
 CASES = [
     # name, verdict, tester source, check of a valid result (or None)
-    ("shipped", "valid", SHIPPED, scores_one),
+    ("baseline", "valid", BASELINE, scores_one),
     ("missing", "wrong", counterfeit("return d[:-1]")),
     ("extra", "wrong", counterfeit("return sorted(set(d) | {0, 1, 2})")),
     ("unsorted", "wrong", counterfeit("return d[::-1]")),
@@ -135,7 +163,12 @@ CASES = [
      "            return item['defectives']\n"),
     ("nondeterministic", "nondeterministic", counterfeit(
         "test([random.SystemRandom().randrange(n)])\nreturn d")),
+    # the platform's side: an honest tester, a broken set or a failing oracle
+    ("blank_line", "invalid_set", BASELINE),
+    ("oracle_raises", "grader_error", BASELINE),
 ]
+PLATFORM_CASES = ("blank_line", "oracle_raises")
+BLANK_LINE = 2          # the line of the blank_line case's set that is left blank
 
 
 def verdict(result):
@@ -155,29 +188,76 @@ def run_case(name, expected, source, check, items, workdir):
     if name == "reads_sample":
         with open(os.path.join(folder, "items.jsonl"), "w", encoding="utf-8") as f:
             f.writelines(json.dumps(item) + "\n" for item in items)
-    runs = 2 if expected == "nondeterministic" else 1
-    results = [local.evaluate_local(items, tester=tester, settings=dict(SETTINGS),
-                                    quiet=True)
-               for _ in range(runs)]
+    settings = settings_for(name)
+    if name == "blank_line":
+        results = [evaluate_blank_line(items, tester=tester, folder=folder,
+                                       settings=settings)]
+    elif name == "oracle_raises":
+        results = [evaluate_failing_oracle(items, tester=tester, settings=settings)]
+    else:
+        runs = 2 if expected == "nondeterministic" else 1
+        results = [local.evaluate_local(items, tester=tester, settings=dict(settings),
+                                        quiet=True)
+                   for _ in range(runs)]
+        if runs == 2 and verdict(results[0]) == "valid":
+            differ = [a["index"] for a, b in zip(results[0]["items"], results[1]["items"])
+                      if a["transcript"] != b["transcript"]]
+            if differ:
+                return "nondeterministic", "first on instance %d" % differ[0]
     got = verdict(results[0])
-    if runs == 2 and got == "valid":
-        differ = [a["index"] for a, b in zip(results[0]["items"], results[1]["items"])
-                  if a["transcript"] != b["transcript"]]
-        if differ:
-            return "nondeterministic", "first on instance %d" % differ[0]
     if got != "valid" or check is None:
         return got, results[0]["message"] or ""
     problem_found = check(results[0])
     return ("valid" if problem_found is None else "valid?"), problem_found or ""
 
 
+def evaluate_blank_line(items, *, tester, folder, settings):
+    """`items` written to a set file whose line BLANK_LINE is blank, then
+    read as grade.run reads a set: the result of a run on that file."""
+    path = os.path.join(folder, "items.jsonl")
+    lines = [json.dumps(item) + "\n" for item in items]
+    lines.insert(BLANK_LINE - 1, "\n")
+    with open(path, "w", encoding="utf-8") as f:
+        f.writelines(lines)
+    try:
+        loaded = grade.load_set(path)
+    except Failure as failure:
+        return grade.summarize([], failure)
+    return local.evaluate_local(loaded, tester=tester, settings=dict(settings), quiet=True)
+
+
+def _answer_fails(secret, query):
+    raise RuntimeError("the oracle's answer failed on purpose")
+
+
+def evaluate_failing_oracle(items, *, tester, settings):
+    """local.evaluate_local's run, with an oracle whose answer function
+    raises on every valid test: the grader's own fault."""
+    oracle = Oracle(check=problem.check_query, answer=_answer_fails,
+                    idle_timeout=settings["instance_timeout_s"] + 5).start()
+    proc = None
+    try:
+        proc, url = local.start_worker(oracle_url=oracle.url, tester=tester, quiet=True,
+                                       timeout=settings["worker_start_timeout_s"])
+        return grade.evaluate(items, oracle=oracle, worker=WorkerClient(url),
+                              instance_timeout=settings["instance_timeout_s"],
+                              run_timeout=settings["run_timeout_s"],
+                              start_timeout=settings["worker_start_timeout_s"])
+    finally:
+        if proc is not None:
+            local.stop_worker(proc)
+        oracle.stop()
+
+
 def run_twice_identical(items, workdir):
-    """The shipped tester twice through grade.run's writer: same bytes?"""
-    tester = os.path.join(grade.ROOT, "src", "tester.py")
+    """Binary splitting twice through grade.run's writer: same bytes?"""
+    tester = os.path.join(workdir, "twice.py")
+    with open(tester, "w", encoding="utf-8") as f:
+        f.write(BASELINE)
     blobs = []
     for i in range(2):
         path = os.path.join(workdir, "twice-%d" % i, "result.json")
-        grade.write_json(path, local.evaluate_local(items, tester=tester,
+        grade.write_json(path, local.evaluate_local(items, tester=tester, quiet=True,
                                                     settings=dict(SETTINGS)))
         with open(path, "rb") as f:
             blobs.append(f.read())

@@ -24,7 +24,10 @@ import problem  # noqa: E402
 from arh_grader import Oracle  # noqa: E402
 
 SAMPLE = os.path.join(ROOT, "sample", "items.jsonl")
-SHIPPED = os.path.join(ROOT, "src", "tester.py")
+SHIPPED = os.path.join(ROOT, "src", "tester.py")   # whatever tester is being improved
+TESTERS = os.path.join(ROOT, "tests", "testers")
+SPLITTING = os.path.join(TESTERS, "splitting.py")  # binary splitting, frozen: known counts
+INFORMED = os.path.join(TESTERS, "informed.py")    # near the information floor
 
 
 def tmpdir(case):
@@ -58,7 +61,7 @@ def start_oracle(case, **options):
     return oracle
 
 
-def start_worker(case, oracle_url, tester=SHIPPED):
+def start_worker(case, oracle_url, tester=SPLITTING):
     """A live worker process (harness/worker.py); (process, URL)."""
     proc, url = local.start_worker(oracle_url=oracle_url, tester=tester, timeout=20)
     case.addCleanup(local.stop_worker, proc)

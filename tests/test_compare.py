@@ -23,7 +23,7 @@ CALIBRATION = os.path.join(support.GRADER, "calibration.py")
 SEED = "compare-test"
 HTTP_SETTINGS = {"instance_timeout_s": 10.0, "run_timeout_s": 60.0,
                  "worker_start_timeout_s": 10.0}
-with open(support.SHIPPED, encoding="utf-8") as _f:
+with open(support.SPLITTING, encoding="utf-8") as _f:
     HONEST = _f.read().replace("def find(", "def honest(")
 
 # Valid in the end, but on the way: six pools the oracle answers 400, one body
@@ -90,7 +90,7 @@ class CountingOracleTest(unittest.TestCase):
         odd = support.write(self, "odd.py", ODD)
         shipped = [item["baseline"] for item in items]      # binary splitting's own count
         calibration = [plain_count(CALIBRATION, item) for item in items]
-        cases = [("shipped", support.SHIPPED, shipped, 0),
+        cases = [("splitting", support.SPLITTING, shipped, 0),
                  ("calibration", CALIBRATION, calibration, 0),
                  ("odd pools", odd, [t + 8 for t in shipped], 6)]
         for name, path, tests, invalid in cases:
@@ -137,7 +137,7 @@ class CountingOracleTest(unittest.TestCase):
 
 
 class CommandTest(unittest.TestCase):
-    def compare(self, *args, state=None, challenger=CALIBRATION, incumbent=support.SHIPPED):
+    def compare(self, *args, state=None, challenger=CALIBRATION, incumbent=support.SPLITTING):
         """Run the command; (status, stdout lines as a dict, stderr, state path)."""
         state = state or os.path.join(support.tmpdir(self), "state.json")
         status, stdout, stderr = support.run_command(
@@ -147,11 +147,11 @@ class CommandTest(unittest.TestCase):
 
     def test_the_real_testers(self):
         cases = [  # challenger, incumbent, decision, reason, W/L/D, most comparisons
-            ("shipped vs shipped", support.SHIPPED, support.SHIPPED,
+            ("splitting vs splitting", support.SPLITTING, support.SPLITTING,
              "reject", "draw_ceiling", "0/0/58", 60),
-            ("calibration vs shipped", CALIBRATION, support.SHIPPED,
+            ("calibration vs splitting", CALIBRATION, support.SPLITTING,
              "accept", "upper_bound", "17/0/0", 40),
-            ("shipped vs calibration", support.SHIPPED, CALIBRATION,
+            ("splitting vs calibration", support.SPLITTING, CALIBRATION,
              "reject", "lower_bound", "0/14/0", 40)]
         for name, challenger, incumbent, decision, reason, counts, most in cases:
             with self.subTest(case=name):
@@ -239,24 +239,17 @@ def find(n, priors, test):
     def test_a_decided_state_runs_nothing_and_a_misfit_one_is_refused(self):
         options = ("--min-sample", "5", "--draw-ceiling", "0.5", "--draw-alpha", "0.2")
         status, out, err, state = self.compare("--seed", SEED, *options,
-                                               challenger=support.SHIPPED)
+                                               challenger=support.SPLITTING)
         self.assertEqual((status, out["reason"], out["comparisons"]), (0, "draw_ceiling", "5"))
         before = support.read_bytes(state)
-        status, again, err, _ = self.compare(*options, state=state, challenger=support.SHIPPED)
+        status, again, err, _ = self.compare(*options, state=state, challenger=support.SPLITTING)
         self.assertEqual((status, again, support.read_bytes(state)), (0, out, before))
         self.assertNotIn("comparison: ", err)
         self.assertIn("%s had decided already" % state, err)
         changed = support.write(self, "tester.py", HONEST.replace("def honest(", "def find(")
                                 + "# edited\n")
-        cases = [(("--alpha", "0.1") + options, support.SHIPPED,
-                  "alpha is 0.05 there and 0.1 in this run; give --alpha 0.05 to go on with it"),
-                 ((), support.SHIPPED, "draw_ceiling is 0.5 there and 0.85 in this run"),
-                 (("--seed", "other") + options, support.SHIPPED,
-                  "--seed 'other' differs from 'compare-test' saved there"),
-                 (options, CALIBRATION, "the challenger is another version than the one this "
-                  "state file was started with"),
-                 (options, changed, "a new version of a tester needs a new state file, for "
-                  "example --state compare-")]
+        frozen binary splitting that sleep 0.05 s a call while a marker file exists
+        (with `hold`, from the second call, for as long as it exists);
         for args, challenger, words in cases:
             with self.subTest(args=args, challenger=challenger):
                 status, out, err, _ = self.compare(*args, state=state, challenger=challenger)

@@ -263,10 +263,13 @@ class PrecedenceTest(unittest.TestCase):
                 self.assertEqual((result["kind"], result["index"]), ("schema", 0))
 
     def test_the_run_deadline_times_out_the_instance_it_reaches(self):
-        # instance 0 ends near 1.5 s; instance 1 has the 1 s left, and needs 1.5 s
-        source = selfcheck.counterfeit("time.sleep(1.5)\nreturn d")
-        result = self.verdict(source, settings=dict(SETTINGS, run_timeout_s=2.5,
-                                                    instance_timeout_s=3.0))
+        # instance 0 answers at once and instance 1 never: with an instance
+        # deadline far beyond the run's, only the run's can end it, however
+        # long the worker took to start
+        source = selfcheck.counterfeit("CALLS.append(1)\nif len(CALLS) > 1:\n"
+                                       "    time.sleep(3600)\nreturn d", "CALLS = []\n")
+        result = self.verdict(source, settings=dict(SETTINGS, run_timeout_s=5.0,
+                                                    instance_timeout_s=600.0))
         self.assertEqual((result["kind"], result["index"]), ("timeout", 1))
         self.assertEqual(len(result["items"]), 2)
 

@@ -1,5 +1,6 @@
 """The whole evaluation as a user runs it: grader/local.py in a real process,
-the shipped tester, broken sets, and every verdict of the self-check."""
+frozen binary splitting and the tester in src/, broken sets, and every
+verdict of the self-check."""
 
 import json
 import os
@@ -23,8 +24,8 @@ class LocalRunTest(unittest.TestCase):
             blob = f.read()
         return status, support.lines_of(stdout), stderr, blob
 
-    def test_shipped_tester_scores_exactly_one_on_the_sample(self):
-        status, lines, stderr, blob = self.run_local()
+    def test_binary_splitting_scores_exactly_one_on_the_sample(self):
+        status, lines, stderr, blob = self.run_local("--tester", support.SPLITTING)
         self.assertEqual(status, 0, stderr)
         result = json.loads(blob)
         with open(support.SAMPLE) as f:
@@ -42,6 +43,19 @@ class LocalRunTest(unittest.TestCase):
             self.assertIn(key, result)
         for key in ("score", "tests", "baseline", "bound", "surprise", "transcript"):
             self.assertIn(key, result["items"][0])
+
+    def test_the_tester_in_src_gives_a_valid_deterministic_run(self):
+        """Whatever src/tester.py holds, as long as it is honest: valid on
+        the whole sample, and the same transcripts when run twice."""
+        status, lines, stderr, blob = self.run_local("--repeat", "2")
+        self.assertEqual(status, 0, stderr[-2000:])
+        result = json.loads(blob)
+        self.assertEqual((result["status"], result["kind"]), ("valid", None))
+        self.assertEqual(len(result["items"]), 40)
+        self.assertEqual(lines["deterministic"], "2 runs, identical transcripts")
+        for entry in result["items"]:
+            with self.subTest(instance=entry["index"]):
+                self.assertEqual(entry["score"], round(entry["tests"] / entry["baseline"], 6))
 
     def test_two_runs_give_identical_bytes(self):
         blobs = [self.run_local("--limit", "10")[3] for _ in range(2)]
@@ -61,6 +75,7 @@ class LocalRunTest(unittest.TestCase):
             "unsorted": ([dict(good[0], defectives=good[0]["defectives"][::-1])],
                          "line 1: defectives must be sorted"),
             "nan": (['{"n": NaN}'], "line 1: NaN is not JSON"),
+            "blank line": ([good[0], good[1], "", good[2]], "items.jsonl line 3 is blank"),
         }
         for name, (lines, words) in cases.items():
             text = "".join((l if isinstance(l, str) else json.dumps(l)) + "\n" for l in lines)
@@ -91,11 +106,30 @@ class LocalRunTest(unittest.TestCase):
 class InterruptTest(unittest.TestCase):
     """Ctrl-C or SIGTERM in the middle of a run: the worker goes with it."""
 
+    # find writes its pid (whole, by a rename) and sleeps until the signal:
+    # the run is mid-instance however slow the machine is
     TESTER = ("import os, time\n"
-              "open(os.path.join(os.path.dirname(__file__), 'pid'), 'w').write(str(os.getpid()))\n"
               "def find(n, priors, test):\n"
-              "    time.sleep(0.3)\n"
-              "    return []\n")
+              "    pid = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'pid')\n"
+              "    with open(pid + '.part', 'w') as f:\n"
+              "        f.write(str(os.getpid()))\n"
+              "    os.replace(pid + '.part', pid)\n"
+              "    time.sleep(3600)\n")
+
+    @staticmethod
+    def default_sigint():
+        """In the child: SIGINT to its default, which Python turns into
+        KeyboardInterrupt. A shell that runs the tests in the background
+        ignores SIGINT, and its children would inherit that."""
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+    @staticmethod
+    def kill_left(pid_file):
+        """Kill a worker that a failed test left sleeping."""
+        try:
+            os.kill(int(support.read_bytes(pid_file)), signal.SIGKILL)
+        except (OSError, ValueError):
+            pass
 
     def test_signals_reap_the_worker(self):
         for sig, status in ((signal.SIGINT, 130), (signal.SIGTERM, 143)):
@@ -104,13 +138,16 @@ class InterruptTest(unittest.TestCase):
                 pid_file = os.path.join(os.path.dirname(tester), "pid")
                 proc = subprocess.Popen(
                     [sys.executable, "grader/local.py", "--tester", tester,
-                     "--out", support.tmpdir(self)], cwd=support.ROOT,
-                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                     "--instance-timeout", "600", "--out", support.tmpdir(self)],
+                    cwd=support.ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                    preexec_fn=self.default_sigint)
                 self.addCleanup(proc.kill)
-                deadline = time.monotonic() + 20
-                while not os.path.exists(pid_file) and time.monotonic() < deadline:
+                self.addCleanup(self.kill_left, pid_file)
+                deadline = time.monotonic() + 120
+                while not os.path.exists(pid_file):
+                    self.assertLess(time.monotonic(), deadline, "find never started")
+                    self.assertIsNone(proc.poll(), "local.py ended before find started")
                     time.sleep(0.05)
-                time.sleep(0.2)
                 worker = int(support.read_bytes(pid_file))
                 proc.send_signal(sig)
                 proc.communicate(timeout=20)

@@ -12,8 +12,8 @@ from support import problem
 from arh_grader import QueryError
 
 
-def load_shipped():
-    spec = importlib.util.spec_from_file_location("shipped_tester", support.SHIPPED)
+def load_splitting():
+    spec = importlib.util.spec_from_file_location("splitting_tester", support.SPLITTING)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -96,8 +96,8 @@ class AnswerTest(unittest.TestCase):
 
 
 class BaselineTest(unittest.TestCase):
-    def test_equals_the_shipped_tester_on_the_sample(self):
-        shipped = load_shipped()
+    def test_equals_frozen_binary_splitting_on_the_sample(self):
+        splitting = load_splitting()
         with open(support.SAMPLE) as f:
             items = [json.loads(line) for line in f]
         for item in items:
@@ -107,7 +107,7 @@ class BaselineTest(unittest.TestCase):
                 count[0] += 1
                 return not truth.isdisjoint(pool)
             with self.subTest(n=item["n"]):
-                self.assertEqual(shipped.find(item["n"], item["priors"], test),
+                self.assertEqual(splitting.find(item["n"], item["priors"], test),
                                  item["defectives"])
                 self.assertEqual(count[0], item["baseline"])
                 self.assertEqual(problem.baseline_tests(item["n"], item["defectives"]),

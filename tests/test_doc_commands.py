@@ -1,0 +1,245 @@
+"""The commands README.md and PROGRAM.md show, run as shown, and the keys
+they list, against what the programs print and write.
+
+Each document's commands run in order, in a copy of the project of their
+own (so that what they write stays there), with binary splitting in its
+src/tester.py: the documents describe the shipped tester. A command is a
+line of a `sh` block, or an inline `python3 ...`, that starts with python3
+or cp; Docker's commands, the test command itself and lines with a
+placeholder (`<...>`, `...`) are left out, and the slow ones run on fewer
+instances (SMALLER). Each must exit with status 0, print its keys (KEYS),
+and the paths it prints must exist; a printed `report:` command is run too.
+"""
+
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+import xml.etree.ElementTree as ET
+
+import support
+
+DOCS = ("README.md", "PROGRAM.md")
+COPIED = ("grader", "harness", "src", "sample", "autoresearch.toml")
+SKIPPED = ("python3 -m unittest",)          # the test command: this suite itself
+SMALLER = [  # (words of a command, options added to it): the same, on less
+    ("grader/selfcheck.py", ["--case", "over_cap"]),
+    ("grader/bench.py", ["--requests", "100", "--instances", "5"]),
+    ("--items set500.jsonl", ["--limit", "20"]),
+]
+KEYS = {  # words of a command: keys its stdout holds
+    "grader/local.py": ("status", "kind", "relative_tests", "information_floor",
+                        "entropy_bound", "tests", "instances", "saved_bits", "suspect",
+                        "result", "report"),
+    "grader/report.py": ("result", "status", "relative_tests", "information_floor", "gap",
+                         "family", "above_floor"),
+    "--against": ("against", "compared", "W/L/D", "mean_difference",
+                  "mean_difference_ci95", "lost_most"),
+    "grader/instances.py --stats": ("set", "instances", "families", "defectives_mean",
+                                    "baseline_mean", "bound_ratio_mean", "information_floor"),
+    "grader/mmi.py": ("result", "relative_tests", "floor", "mmi", "floor_within_mmi"),
+    "grader/compare.py": ("decision", "W/L/D"),
+    "grader/selfcheck.py": ("selfcheck",),
+    "grader/bench.py": ("harness_rtt_median_us", "harness_over_floor_us",
+                        "harness_counted_match"),
+}
+PATH_KEYS = ("result", "set", "svg", "against")   # keys whose value is a file
+FIXTURES = {"other.jsonl": 5}                     # a file a command names: sample lines
+COMMAND_TIMEOUT = 600                             # seconds, a generous bound
+
+
+def read(name):
+    with open(os.path.join(support.ROOT, name), encoding="utf-8") as f:
+        return f.read()
+
+
+def commands(text):
+    """The commands of a Markdown text, in order: each line of its `sh`
+    blocks (continuations joined, comments dropped) and each inline
+    `python3 ...`."""
+    found = []
+    for block, inline in re.findall(r"^```sh\n(.*?)^```|`(python3\s[^`]+)`", text, re.M | re.S):
+        if inline:
+            found.append(" ".join(inline.split()))
+            continue
+        for line in block.replace("\\\n", " ").splitlines():
+            line = " ".join(line.split("#", 1)[0].split())
+            if line:
+                found.append(line)
+    return found
+
+
+def runnable(command):
+    return (command.startswith(("python3 ", "cp ")) and not command.startswith(SKIPPED)
+            and "<" not in command and "..." not in command)
+
+
+def key_lines(stdout):
+    """The `key: value` lines of an output (not a message's indented lines)."""
+    return [line.split(": ", 1) for line in stdout.splitlines()
+            if ": " in line and not line[:1].isspace()]
+
+
+def without_parentheses(text):
+    return re.sub(r"\([^()]*\)", "", text)
+
+
+def backticked(text):
+    return re.findall(r"`([^`]+)`", without_parentheses(text))
+
+
+class Sandbox:
+    """A copy of the project in a temporary folder, with binary splitting as
+    src/tester.py, a `python3` of this interpreter first on PATH, and a
+    tmp/ folder standing in for /tmp."""
+
+    def __init__(self, case):
+        self.root = support.tmpdir(case)
+        for name in COPIED:
+            source = os.path.join(support.ROOT, name)
+            if os.path.isdir(source):
+                shutil.copytree(source, os.path.join(self.root, name),
+                                ignore=shutil.ignore_patterns("__pycache__"))
+            else:
+                shutil.copy(source, self.root)
+        shutil.copy(support.SPLITTING, os.path.join(self.root, "src", "tester.py"))
+        for name in ("bin", "tmp"):
+            os.mkdir(os.path.join(self.root, name))
+        shim = os.path.join(self.root, "bin", "python3")
+        with open(shim, "w", encoding="utf-8") as f:
+            f.write("#!/bin/sh\nexec %s \"$@\"\n" % shlex.quote(sys.executable))
+        os.chmod(shim, 0o755)
+        with open(support.SAMPLE, encoding="utf-8") as f:
+            sample = f.readlines()
+        for name, count in FIXTURES.items():
+            with open(os.path.join(self.root, name), "w", encoding="utf-8") as f:
+                f.writelines(sample[:count])
+
+    def run(self, command):
+        """(status, stdout, stderr) of a shell command line run here."""
+        command = command.replace("/tmp/", os.path.join(self.root, "tmp", ""))
+        for words, options in SMALLER:
+            if words in command:
+                command += " " + " ".join(options)
+        env = dict(os.environ, PATH=os.path.join(self.root, "bin") + os.pathsep
+                   + os.environ.get("PATH", ""))
+        done = subprocess.run(["/bin/sh", "-c", command], cwd=self.root, env=env,
+                              capture_output=True, text=True, timeout=COMMAND_TIMEOUT,
+                              stdin=subprocess.DEVNULL)
+        return done.returncode, done.stdout, done.stderr
+
+
+class DocumentedCommandsTest(unittest.TestCase):
+    def check_output(self, sandbox, command, stdout):
+        lines = dict(key_lines(stdout))
+        for words, keys in KEYS.items():
+            if words in command and ">" not in command:
+                for key in keys:
+                    self.assertIn(key, lines, "%s printed no %r" % (command, key))
+        for key in PATH_KEYS:
+            if key in lines:
+                self.assertFalse(os.path.isabs(lines[key]), "%s: %s" % (key, lines[key]))
+                self.assertTrue(os.path.exists(os.path.join(sandbox.root, lines[key])),
+                                "%s: %s does not exist" % (key, lines[key]))
+        if "svg" in lines:
+            ET.parse(os.path.join(sandbox.root, lines["svg"]))
+        if "report" in lines:
+            result = lines["result"]
+            self.assertEqual(lines["report"], "python3 grader/report.py %s --svg %s"
+                             % (result, os.path.join(os.path.dirname(result), "result.svg")))
+            status, out, err = sandbox.run(lines["report"])
+            self.assertEqual(status, 0, err)
+            self.check_output(sandbox, lines["report"], out)
+
+    def test_each_command_runs_as_shown(self):
+        for doc in DOCS:
+            sandbox = Sandbox(self)
+            shown = [c for c in commands(read(doc)) if runnable(c)]
+            self.assertGreater(len(shown), 2, doc)
+            for command in shown:
+                with self.subTest(doc=doc, command=command):
+                    status, stdout, stderr = sandbox.run(command)
+                    self.assertEqual(status, 0, "%s\n%s" % (stdout[-1500:], stderr[-1500:]))
+                    self.check_output(sandbox, command, stdout)
+
+    def test_readme_shows_a_real_run(self):
+        """The README's example lines are a real run's, in its order, with
+        the same values where the example gives one in full."""
+        text = read("README.md")
+        example = re.search(r"^```text\n\$ (python3 [^\n]+)\n(.*?)^```", text, re.M | re.S)
+        sandbox = Sandbox(self)
+        status, stdout, stderr = sandbox.run(example.group(1))
+        self.assertEqual(status, 0, stderr)
+        real = key_lines(stdout)
+        shown = [line.split(": ", 1) for line in example.group(2).splitlines()
+                 if ": " in line and not line.startswith("progress: ")]
+        keys = [k for k, _ in real]
+        self.assertEqual([k for k in keys if k in dict(shown)], [k for k, _ in shown])
+        for key, value in shown:
+            with self.subTest(key=key):
+                if "..." not in value:
+                    self.assertEqual(dict(real)[key], value)
+        self.assertIn("progress: 40/40", stderr)
+
+
+class ListedKeysTest(unittest.TestCase):
+    """PROGRAM.md's list of summary keys and its table of result.json's keys
+    are those of a valid run and of a failed one."""
+
+    @classmethod
+    def setUpClass(cls):
+        """A valid run and a failed one (a tester that answers []) of the
+        sample's first instances: (keys printed, result.json) of each."""
+        cls.folder = tempfile.mkdtemp(prefix="gt-keys-")
+        cls.addClassCleanup(shutil.rmtree, cls.folder, True)
+        wrong = os.path.join(cls.folder, "wrong.py")
+        with open(wrong, "w", encoding="utf-8") as f:
+            f.write("def find(n, priors, test):\n    return []\n")
+        cls.runs = {}
+        for name, tester in (("valid", support.SPLITTING), ("failed", wrong)):
+            out = os.path.join(cls.folder, name)
+            _, stdout, _ = support.run_command(None, "grader/local.py", "--tester", tester,
+                                               "--limit", "3", "--out", out)
+            with open(os.path.join(out, "result.json"), encoding="utf-8") as f:
+                cls.runs[name] = ([key for key, _ in key_lines(stdout)], json.load(f))
+
+    def test_the_summary_keys(self):
+        text = read("PROGRAM.md")
+        paragraph = re.search(r"^The summary is .*?\n\n", text, re.M | re.S).group(0)
+        listed = [re.sub(r"\.FAMILY$", ".*", k) for k in backticked(paragraph)
+                  if re.fullmatch(r"[a-z_]+(\.FAMILY)?", k)]
+        printed = []
+        for keys, _ in self.runs.values():
+            printed += [re.sub(r"\.(uniform|two-tier|log-normal)$", ".*", k) for k in keys]
+        self.assertEqual(set(listed), set(printed) | {"warning", "deterministic",
+                                                      "nondeterministic"})
+        valid = list(dict.fromkeys(re.sub(r"\.(uniform|two-tier|log-normal)$", ".*", k)
+                                   for k in self.runs["valid"][0]))
+        self.assertEqual([k for k in dict.fromkeys(listed) if k in valid], valid)
+
+    def test_the_result_json_keys(self):
+        text = read("PROGRAM.md")
+        table = {}
+        for row in re.findall(r"^\| (.+?) \| (.+?) \|$", text, re.M):
+            table[row[0]] = set(backticked(row[1]))
+        valid, failed = self.runs["valid"][1], self.runs["failed"][1]
+        where = {w: keys for w, keys in table.items() if "`items`" in w or "`families`" in w
+                 or w == "the run"}
+        self.assertEqual(len(where), 3, sorted(table))
+        for name, keys in where.items():
+            with self.subTest(where=name):
+                if name == "the run":
+                    self.assertEqual(keys, set(valid) | set(failed))
+                elif "`families`" in name:
+                    self.assertEqual(keys, set(valid["families"]["uniform"]))
+                else:
+                    self.assertEqual(keys, set(valid["items"][0]) | set(failed["items"][-1]))
+
+
+if __name__ == "__main__":
+    unittest.main()
