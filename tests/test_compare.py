@@ -248,8 +248,15 @@ def find(n, priors, test):
         self.assertIn("%s had decided already" % state, err)
         changed = support.write(self, "tester.py", HONEST.replace("def honest(", "def find(")
                                 + "# edited\n")
-        frozen binary splitting that sleep 0.05 s a call while a marker file exists
-        (with `hold`, from the second call, for as long as it exists);
+        cases = [(("--alpha", "0.1") + options, support.SPLITTING,
+                  "alpha is 0.05 there and 0.1 in this run; give --alpha 0.05 to go on with it"),
+                 ((), support.SPLITTING, "draw_ceiling is 0.5 there and 0.85 in this run"),
+                 (("--seed", "other") + options, support.SPLITTING,
+                  "--seed 'other' differs from 'compare-test' saved there"),
+                 (options, CALIBRATION, "the challenger is another version than the one this "
+                  "state file was started with"),
+                 (options, changed, "a new version of a tester needs a new state file, for "
+                  "example --state compare-")]
         for args, challenger, words in cases:
             with self.subTest(args=args, challenger=challenger):
                 status, out, err, _ = self.compare(*args, state=state, challenger=challenger)
@@ -505,7 +512,7 @@ class OneCountingRuleTest(unittest.TestCase):
     every instance, refusals included (a test after find returned is refused
     and not counted by both)."""
 
-    CASES = ("shipped", "missing", "unsorted", "booleans", "set", "raises", "over_cap",
+    CASES = ("baseline", "missing", "unsorted", "booleans", "set", "raises", "over_cap",
              "over_cap_then_wrong", "invalid_pools_caught", "threads", "test_after_return")
 
     def test_both_oracles_count_alike(self):

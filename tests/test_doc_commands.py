@@ -27,6 +27,10 @@ import support
 DOCS = ("README.md", "PROGRAM.md")
 COPIED = ("grader", "harness", "src", "sample", "autoresearch.toml")
 SKIPPED = ("python3 -m unittest",)          # the test command: this suite itself
+# words of commands that need what a copy of the project lacks: a worker of
+# another language or one already running (test_any_worker and
+# test_conformance run those), or the project's git history (the loop)
+NEEDS_MORE = ("node ", "--worker-url http", "--worker http", "$(git ")
 SMALLER = [  # (words of a command, options added to it): the same, on less
     ("grader/selfcheck.py", ["--case", "over_cap"]),
     ("grader/bench.py", ["--requests", "100", "--instances", "5"]),
@@ -34,7 +38,8 @@ SMALLER = [  # (words of a command, options added to it): the same, on less
 ]
 KEYS = {  # words of a command: keys its stdout holds
     "grader/local.py": ("status", "kind", "relative_tests", "information_floor",
-                        "entropy_bound", "tests", "instances", "saved_bits", "suspect",
+                        "entropy_bound", "tests", "instances", "saved_bits",
+                        "weighted_saved_bits", "max_saved_bits", "cheat_bits", "suspect",
                         "result", "report"),
     "grader/report.py": ("result", "status", "relative_tests", "information_floor", "gap",
                          "family", "above_floor"),
@@ -49,7 +54,7 @@ KEYS = {  # words of a command: keys its stdout holds
                         "harness_counted_match"),
 }
 PATH_KEYS = ("result", "set", "svg", "against")   # keys whose value is a file
-FIXTURES = {"other.jsonl": 5}                     # a file a command names: sample lines
+FIXTURES = {"other.jsonl": 5, "held-out.jsonl": 5}  # files commands name: sample lines
 COMMAND_TIMEOUT = 600                             # seconds, a generous bound
 
 
@@ -76,7 +81,8 @@ def commands(text):
 
 def runnable(command):
     return (command.startswith(("python3 ", "cp ")) and not command.startswith(SKIPPED)
-            and "<" not in command and "..." not in command)
+            and "<" not in command and "..." not in command
+            and not any(words in command for words in NEEDS_MORE))
 
 
 def key_lines(stdout):

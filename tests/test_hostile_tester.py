@@ -163,7 +163,7 @@ class VerdictTest(unittest.TestCase):
         self.assertIn("\\ud800 lone, \\x1b[2J cleared, \\x00 nul", stdout)
         self.assertNotIn("\x1b", stdout)
         self.assertLess(len(stdout), 2 * grade.CONSOLE_CHARS)
-        self.assertEqual(stdout.splitlines()[-1][:8], "result: ")
+        self.assertEqual(stdout.splitlines()[-2][:8], "result: ")
 
     def test_a_message_of_megabytes_is_kept_and_printed_cut(self):
         text = "a" * 3_000_000 + "\ud800\x07" + "z" * 10

@@ -52,7 +52,7 @@ class LocalRunTest(unittest.TestCase):
         result = json.loads(blob)
         self.assertEqual((result["status"], result["kind"]), ("valid", None))
         self.assertEqual(len(result["items"]), 40)
-        self.assertEqual(lines["deterministic"], "2 runs, identical transcripts")
+        self.assertEqual(lines["deterministic"], "2 runs, identical counts and transcripts")
         for entry in result["items"]:
             with self.subTest(instance=entry["index"]):
                 self.assertEqual(entry["score"], round(entry["tests"] / entry["baseline"], 6))

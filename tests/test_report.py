@@ -106,8 +106,11 @@ class ReportTest(unittest.TestCase):
         self.assertTrue(all(len(c) == 1 for c in colours.values()), colours)
         self.assertEqual(len(set.union(*colours.values())), 3)
         words = " ".join(t.text or "" for t in root.iter(SVG + "text"))
-        for family in ("uniform (14)", "two-tier (13)", "log-normal (13)", "score = floor",
-                       "information floor (surprise / baseline)"):
+        with open(self.paths["informed"]) as f:
+            items = json.load(f)["items"]
+        counts = ["%s (%d)" % (family, sum(1 for e in items if e["family"] == family))
+                  for family in ("uniform", "two-tier", "log-normal")]
+        for family in counts + ["score = floor", "information floor (surprise / baseline)"]:
             self.assertIn(family, words)
         self.assertEqual([c for c in root.iter(SVG + "circle")
                           if c.get("class") == "difference"], [])
