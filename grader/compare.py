@@ -58,7 +58,7 @@ import grade
 import instances
 import problem
 import sprt
-from arh_grader import Failure, Session
+from arh_grader import Failure, Session, engine
 from arh_grader.client import MAX_RESPONSE
 from compare_log import UsageError
 from compare_state import ROLES
@@ -121,7 +121,7 @@ class LocalOracle:
 
 def solve_one(find, instance):
     """Run `find` on `instance` under a fresh LocalOracle and judge it as
-    grade.solve_one does, the cap first: (its closed Session, Failure or None)."""
+    the grader does (engine.verdict): (its closed Session, Failure or None)."""
     oracle = LocalOracle(instance)
     n = instance["n"]
     failure = answer = None
@@ -136,8 +136,7 @@ def solve_one(find, instance):
         failure, answer = as_sent(answer)
     finally:
         session = oracle.close()
-    return session, grade.judge(instance, answer, failure, over_cap=session.over_cap,
-                                cap=session.cap)
+    return session, engine.verdict(grade.PROBLEM, instance, answer, failure, session)
 
 
 def as_sent(answer):

@@ -15,18 +15,16 @@ import json
 import os
 import statistics
 import sys
-import time
-import traceback
 
 import cheat
 import problem
-from arh_grader import Failure, Oracle, WorkerClient, write_json
+from arh_grader import Failure, Oracle, WorkerClient, engine
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SETTINGS = os.path.join(ROOT, "autoresearch.toml")
 SAMPLE = os.path.join(ROOT, "sample", "items.jsonl")
 DIGITS = 6              # decimals kept of every float in the result
-CONSOLE_CHARS = 4000    # characters of a message printed at most
+CONSOLE_CHARS = engine.CONSOLE_CHARS
 
 
 def load_settings(path=SETTINGS, *, table="grader"):
@@ -36,74 +34,36 @@ def load_settings(path=SETTINGS, *, table="grader"):
         return tomllib.load(f)[table]
 
 
-def load_set(path):
-    """Read and check an instance file; Failure `invalid_set` names the line."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            lines = f.read().split("\n")
-    except (OSError, UnicodeDecodeError) as e:
-        raise Failure("invalid_set", "cannot read %s: %s" % (path, e)) from None
-    if lines and lines[-1] == "":
-        lines.pop()
-    if not lines:
-        raise Failure("invalid_set", "%s holds no instances" % path)
-    items = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            raise Failure("invalid_set", "%s line %d is blank" % (path, number))
-        try:
-            item = json.loads(line, parse_constant=_reject)
-            problem.check_instance(item)
-        except (ValueError, problem.SetError) as e:
-            raise Failure("invalid_set", "%s line %d: %s" % (path, number, e)) from None
-        items.append(item)
-    return items
+# ---- group testing, as the engine sees it (arh_grader.engine) ----------------
+
+SCORE = "score"                 # the entry key that progress lines average
 
 
-def _reject(name):
-    raise ValueError("%s is not JSON" % name)
+def check_instance(item):
+    problem.check_instance(item)
 
 
-def _round(x):
-    return round(x, DIGITS)
-
-
-def solve_one(index, item, *, oracle, worker, timeout):
-    """Run one instance through worker and oracle: (session, failure or None)."""
+def session(item):
+    """The oracle session of an instance: its secret, cap and body limit."""
     n = item["n"]
-    token = oracle.open(problem.secret_of(item), cap=problem.cap(n),
-                        max_body=problem.max_body(n))
-    answer = failure = None
+    return {"secret": problem.secret_of(item), "cap": problem.cap(n),
+            "max_body": problem.max_body(n)}
+
+
+def request(item):
+    return {"n": item["n"], "priors": item["priors"]}
+
+
+def judge(item, answer, session):
+    """The answer's verdict: Failure `schema` or `wrong`, or None."""
     try:
-        answer = worker.solve({"token": token, "n": n, "priors": item["priors"],
-                               "deadline": timeout}, timeout=timeout)
-    except Failure as e:
-        failure = e
-    session = oracle.close(token)
-    if session.fault is not None:
-        failure = Failure("grader_error", "the oracle failed: %s" % session.fault)
-    else:
-        failure = judge(item, answer, failure, over_cap=session.over_cap, cap=session.cap)
-    if failure is not None:
-        failure.index = index
-    return session, failure
+        problem.check_answer(answer, item["defectives"], item["n"])
+    except problem.AnswerError as e:
+        return Failure(e.kind, str(e))
+    return None
 
 
-def judge(item, answer, failure, *, over_cap, cap):
-    """An instance's verdict, the earliest event winning: over the cap (before
-    any answer), then the worker's `failure`, then the answer's check. None
-    when the instance passes."""
-    if over_cap:
-        return Failure("oracle_cap", "more than the cap of %d tests (2n + 64)" % cap)
-    if failure is None:
-        try:
-            problem.check_answer(answer, item["defectives"], item["n"])
-        except problem.AnswerError as e:
-            failure = Failure(e.kind, str(e))
-    return failure
-
-
-def item_entry(index, item, session):
+def entry(index, item, session):
     """One instance's entry in result.json."""
     bound = problem.entropy_bound(item["priors"])
     return {
@@ -120,91 +80,37 @@ def item_entry(index, item, session):
     }
 
 
-def summarize(entries, failure=None):
-    """The run's result from its item entries and its failure, if any."""
-    result = {"status": "valid" if failure is None else "invalid",
-              "kind": None if failure is None else failure.kind,
-              "message": None if failure is None else failure.message,
-              "index": None if failure is None else failure.index,
-              "instances": len(entries), "items": entries,
-              "relative_tests": None, "tests": None, "entropy_bound": None,
-              "information_floor": None,
-              "query_bytes": sum(e["query_bytes"] for e in entries),
-              "answer_bytes": sum(e["answer_bytes"] for e in entries),
-              "families": {}}
-    result.update(cheat.statistics([]))
-    if failure is not None or not entries:
-        return result
-    result.update(relative_tests=_round(statistics.fmean(e["score"] for e in entries)),
-                  tests=_round(statistics.fmean(e["tests"] for e in entries)),
-                  entropy_bound=_round(statistics.fmean(e["bound_ratio"] for e in entries)),
-                  information_floor=_floor(entries))
-    result.update(cheat.statistics(entries))
+def summary(entries):
+    """The run's figures: the score, the measures of the possible, the
+    bytes, the cheat statistics and the families' figures."""
+    figures = {"relative_tests": None, "tests": None, "entropy_bound": None,
+               "information_floor": None,
+               "query_bytes": sum(e["query_bytes"] for e in entries),
+               "answer_bytes": sum(e["answer_bytes"] for e in entries),
+               "families": {}}
+    figures.update(cheat.statistics(entries))
+    if not entries:
+        return figures
+    figures.update(relative_tests=_round(statistics.fmean(e["score"] for e in entries)),
+                   tests=_round(statistics.fmean(e["tests"] for e in entries)),
+                   entropy_bound=_round(statistics.fmean(e["bound_ratio"] for e in entries)),
+                   information_floor=_floor(entries))
     for family in problem.FAMILIES:
         mine = [e for e in entries if e["family"] == family]
         if mine:
-            result["families"][family] = {
+            figures["families"][family] = {
                 "instances": len(mine),
                 "relative_tests": _round(statistics.fmean(e["score"] for e in mine)),
                 "entropy_bound": _round(statistics.fmean(e["bound_ratio"] for e in mine)),
                 "information_floor": _floor(mine)}
-    return result
-
-
-def _floor(entries):
-    """Mean over instances of surprise / baseline: the score no tester beats on
-    average, since a deterministic tester saves s bits with probability <= 2**-s."""
-    return _round(statistics.fmean(e["surprise"] / e["baseline"] for e in entries))
-
-
-def evaluate(items, *, oracle, worker, instance_timeout, run_timeout,
-             start_timeout, transcripts=None, progress=None, indexes=None):
-    """Grade `items` with a started oracle and a worker client; return the
-    result dict. `indexes` are the items' places in their set (default 0,
-    1, ...), which the result, the transcripts and the messages use. Never
-    raises for the submission's faults."""
-    started = time.monotonic()
-    entries = []
-    try:
-        worker.wait_healthy(timeout=min(start_timeout, run_timeout))
-        for index, item in zip(range(len(items)) if indexes is None else indexes, items):
-            left = run_timeout - (time.monotonic() - started)
-            if left <= 0:
-                raise Failure("timeout", "the run's deadline of %g s passed" % run_timeout,
-                              index)
-            session, failure = solve_one(index, item, oracle=oracle, worker=worker,
-                                         timeout=min(instance_timeout, left))
-            if failure is not None and failure.kind == "timeout" and left < instance_timeout:
-                failure.message = "the run's deadline of %g s passed during this instance" \
-                    % run_timeout
-            if transcripts:
-                _write_transcript(transcripts, index, session)
-            entry = item_entry(index, item, session)
-            if failure is not None:
-                entry["kind"] = failure.kind
-                entries.append(entry)
-                raise failure
-            entries.append(entry)
-            if progress:
-                progress(index, entry)
-    except Failure as failure:
-        return summarize(entries, failure)
-    return summarize(entries)
-
-
-def _write_transcript(directory, index, session):
-    os.makedirs(directory, exist_ok=True)
-    with open(os.path.join(directory, "instance-%04d.jsonl" % index), "wb") as f:
-        f.writelines(session.transcript)
+    return figures
 
 
 def summary_lines(result):
-    """`key: value` lines for the console."""
-    lines = ["status: %s" % result["status"], "kind: %s" % (result["kind"] or "none")]
+    """`key: value` lines of a result for the console (engine.summary_lines)."""
     if result["status"] != "valid":
-        lines.append("instance: %s" % ("none" if result["index"] is None else result["index"]))
-        lines.append("message: %s" % printable(result["message"]).replace("\n", "\n    "))
-        return lines
+        return engine.summary_lines(result, problem=PROBLEM)
+    lines = ["status: %s" % result["status"], "kind: none"]
     for key in ("relative_tests", "information_floor", "entropy_bound", "tests",
                 "instances", "saved_bits", "weighted_saved_bits", "max_saved_bits",
                 "cheat_bits", "suspect"):
@@ -219,70 +125,63 @@ def summary_lines(result):
     return lines
 
 
-def printable(text, *, limit=CONSOLE_CHARS):
-    """`text` safe for any console: characters that are not printable (control
-    characters, lone surrogates) escaped, line ends kept, and cut to `limit`
-    characters with the number cut said."""
-    if len(text) > limit:
-        text = "%s ... [%d characters cut] ... %s" % (
-            text[:limit // 4], len(text) - limit, text[-(limit - limit // 4):])
-    return "".join(c if c.isprintable() or c == "\n" else ascii(c)[1:-1] for c in text)
+def _round(x):
+    return round(x, DIGITS)
 
 
-def exit_status(result):
-    """0 for a submission's verdict, 2 for the platform's."""
-    return 2 if result["kind"] in ("invalid_set", "grader_error") else 0
+def _floor(entries):
+    """Mean over instances of surprise / baseline: the score no tester beats on
+    average, since a deterministic tester saves s bits with probability <= 2**-s."""
+    return _round(statistics.fmean(e["surprise"] / e["baseline"] for e in entries))
 
 
-def progress_printer(total, *, every=10, stream=sys.stderr):
-    """A progress callback printing every `every` instances to `stream`."""
-    started = time.monotonic()
-    scores = []
+class _Plugin:
+    """This module's functions as the engine's problem object."""
 
-    def progress(index, entry):
-        scores.append(entry["score"])
-        if len(scores) % every == 0 or len(scores) == total:
-            stream.write("progress: %d/%d relative_tests so far %.4f (%.1f s)\n"
-                         % (len(scores), total, statistics.fmean(scores),
-                            time.monotonic() - started))
-            stream.flush()
-    return progress
+    SCORE = SCORE
+    check_instance = staticmethod(check_instance)
+    session = staticmethod(session)
+    request = staticmethod(request)
+    judge = staticmethod(judge)
+    entry = staticmethod(entry)
+    summary = staticmethod(summary)
+
+    @staticmethod
+    def summary_lines(result):
+        return summary_lines(result)[2:]
 
 
-class UsageError(ValueError):
-    """A command line that does not fit the set (an --only past its end)."""
+PROBLEM = _Plugin()
+
+
+# ---- the engine, bound to group testing --------------------------------------
+
+def load_set(path):
+    """Read and check an instance file; Failure `invalid_set` names the line."""
+    return engine.load_set(path, problem=PROBLEM)
+
+
+def summarize(entries, failure=None):
+    """The run's result from its item entries and its failure, if any."""
+    return engine.summarize(PROBLEM, entries, failure)
+
+
+def evaluate(items, **options):
+    """engine.evaluate for group testing (its options, problem aside)."""
+    return engine.evaluate(items, problem=PROBLEM, **options)
+
+
+def progress_printer(total, **options):
+    return engine.progress_printer(total, key=SCORE, **options)
 
 
 def run(argv, *, evaluate_with):
-    """Shared by grade.py and local.py: load settings and set, call
-    `evaluate_with(items, settings, indexes)` on the chosen instances and
-    write the result; returns (result, path). Any fault of the grader's own
-    becomes grader_error; UsageError for an --only past the set's end."""
-    try:
-        settings = load_settings()
-        items = load_set(argv.items)
-        indexes = list(range(len(items)))
-        if argv.limit is not None:
-            indexes = indexes[:argv.limit]
-        if argv.only is not None:
-            past = [k for k in argv.only if k >= len(items)]
-            if past:
-                raise UsageError("--only names instance %d, but %s has %d (0..%d)"
-                                 % (past[0], argv.items, len(items), len(items) - 1))
-            indexes = argv.only
-        items = [items[k] for k in indexes]
-        if argv.instance_timeout is not None:
-            settings["instance_timeout_s"] = argv.instance_timeout
-        result = evaluate_with(items, settings, indexes)
-    except Failure as failure:
-        result = summarize([], failure)
-    except UsageError:
-        raise
-    except Exception:
-        result = summarize([], Failure("grader_error", traceback.format_exc(limit=-3)))
-    path = os.path.join(argv.out, "result.json")
-    write_json(path, result)
-    return result, path
+    """engine.run for group testing, with autoresearch.toml's [grader]."""
+    return engine.run(argv, problem=PROBLEM, settings=load_settings(),
+                      evaluate_with=evaluate_with)
+
+
+UsageError, printable, exit_status = engine.UsageError, engine.printable, engine.exit_status
 
 
 def positive(kind):

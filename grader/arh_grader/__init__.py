@@ -17,9 +17,11 @@ if sys.version_info < (3, 11):      # tomllib, and the containers' Python is 3.1
              % sys.version.split()[0])
 
 from .client import WorkerClient  # noqa: E402
-from .oracle import Oracle, QueryError, Session  # noqa: E402
+from .oracle import Oracle, Policy, QueryError, Session  # noqa: E402
 from .result import (KINDS, PLATFORM_KINDS, SUBMISSION_KINDS, Failure, canonical,
                      write_json)
 
-__all__ = ["Oracle", "QueryError", "Session", "WorkerClient", "Failure", "KINDS",
+from . import engine  # noqa: E402
+
+__all__ = ["engine", "Oracle", "Policy", "QueryError", "Session", "WorkerClient", "Failure", "KINDS",
            "SUBMISSION_KINDS", "PLATFORM_KINDS", "canonical", "write_json"]

@@ -39,6 +39,7 @@ made after its reply has left, off the round trip's path; close() waits
 for them.
 """
 
+import dataclasses
 import hashlib
 import http
 import json
@@ -73,6 +74,7 @@ _LONG_HEAD = "header lines of more than %d bytes" % MAX_HEAD
 _CUT = canonical({"error": "the session ended before this request was answered"})
 _FORBIDDEN = canonical({"error": "unknown or closed token: not counted"})
 _FAILED = canonical({"error": "the oracle failed; not your fault"})
+_OVER = canonical({"error": "the round is over: not counted"})
 _REASONS = {status.value: status.phrase.encode("ascii") for status in http.HTTPStatus}
 
 
@@ -97,6 +99,30 @@ class _Silent(Exception):
         self.stalled = stalled
 
 
+@dataclasses.dataclass(frozen=True)
+class Policy:
+    """How a session counts; the defaults are group testing's rules.
+
+    `count_invalid`: an invalid query (400) is counted; when False it is
+    refused without counting and leaves no transcript line. `over_cap`:
+    "fail", a request past the cap is counted, answered 429 and marks the
+    session `over_cap` (a failure); "end", the round ends at the cap and later
+    requests are refused with 409, not counted. `ends`: None, or a function
+    (secret, query) -> bool that ends the round after a valid query (a
+    correct guess); later requests are refused with 409, not counted."""
+
+    count_invalid: bool = True
+    over_cap: str = "fail"
+    ends: object = None
+
+    def __post_init__(self):
+        if self.over_cap not in ("fail", "end"):
+            raise ValueError("over_cap must be 'fail' or 'end', got %r" % (self.over_cap,))
+
+
+ROUND_OVER = 0          # what Session.admit returns once the round has ended
+
+
 class Session:
     """One instance's counts. `tests` counts every admitted request;
     `invalid` those answered 400; `query_bytes` and `answer_bytes` the
@@ -106,11 +132,12 @@ class Session:
     ends is cut off and recorded as a 408, so the count and the transcript
     always agree."""
 
-    def __init__(self, secret, *, cap, max_body, check, answer, record=False):
+    def __init__(self, secret, *, cap, max_body, check, answer, record=False,
+                 policy=Policy()):
         self.secret, self.cap, self.max_body = secret, cap, max_body
-        self.check, self.answer = check, answer
+        self.check, self.answer, self.policy = check, answer, policy
         self.tests = self.invalid = self.query_bytes = self.answer_bytes = 0
-        self.over_cap = self.closed = False
+        self.over_cap = self.closed = self.ended = False
         self.fault = None         # set when the oracle itself failed on a request
         self.transcript = [] if record else None
         self._sha = hashlib.sha256()
@@ -126,10 +153,15 @@ class Session:
 
     def admit(self, connection=None):
         """Count a request and return its number; None, uncounted, once the
-        session has ended. `connection` is what end() cuts (see cut())."""
+        session has ended; ROUND_OVER, uncounted, once the policy has ended
+        the round. `connection` is what end() cuts (see cut())."""
         with self._idle:
             if self.closed:
                 return None
+            if self.policy.over_cap == "end" and self.tests >= self.cap:
+                self.ended = True
+            if self.ended:
+                return ROUND_OVER
             self.tests += 1
             self._open[self.tests] = connection
             return self.tests
@@ -140,7 +172,7 @@ class Session:
         413 for a body of `length` bytes over max_body (`length` None: too
         many digits to read; `shown`: the length as the request gave it).
         None when the body is to be read."""
-        if number > self.cap:
+        if number > self.cap:               # with over_cap "fail": "end" never admits it
             self.over_cap = True
             return 429, "over the cap of %d tests" % self.cap
         if length is None or length > self.max_body:
@@ -160,7 +192,10 @@ class Session:
             if b"\\u" in body:     # an escape may stand for a lone surrogate, which no
                 canonical(query)    # UTF-8 can hold: refused here, before any answer
             self.check(self.secret, query)
-            return 200, query, self.answer(self.secret, query)
+            reply = self.answer(self.secret, query)
+            if self.policy.ends is not None and self.policy.ends(self.secret, query):
+                self.ended = True
+            return 200, query, reply
         except QueryError as e:
             return 400, query, {"error": str(e)}
         except (RecursionError, UnicodeEncodeError) as e:
@@ -178,6 +213,8 @@ class Session:
         number = self.admit()
         if number is None:
             return 403, _FORBIDDEN, False
+        if number == ROUND_OVER:
+            return 409, _OVER, False
         refusal = self.early(number, len(body))
         if refusal is not None:
             status, query, reply = refusal[0], b"null", canonical({"error": refusal[1]})
@@ -205,7 +242,10 @@ class Session:
                 return
             del self._open[number]
             self._answering.discard(number)
-            self._record(status, query, reply)
+            if status == 400 and not self.policy.count_invalid:
+                self.tests -= 1             # refused without using a call: no line
+            else:
+                self._record(status, query, reply)
             self._idle.notify_all()
 
     def _record(self, status, query, reply):
@@ -287,6 +327,9 @@ class _Connection(socketserver.BaseRequestHandler):
         if session is None:
             self._send(403, _FORBIDDEN, close=True)
             return False
+        if number == ROUND_OVER:
+            self._send(409, _OVER, close=False)
+            return True
         status, query, reply = 500, b"null", b"null"
         try:
             try:
@@ -514,12 +557,13 @@ class Oracle:
             self._thread.join()
         self._server.server_close()
 
-    def open(self, secret, *, cap, max_body):
+    def open(self, secret, *, cap, max_body, policy=Policy()):
         """Open a session for `secret` and return its token."""
         token = secrets.token_urlsafe(TOKEN_BYTES)
         with self._lock:
             self._sessions[token] = Session(secret, cap=cap, max_body=max_body, check=self.check,
-                                            answer=self.answer, record=self.record)
+                                            answer=self.answer, record=self.record,
+                                            policy=policy)
         return token
 
     def close(self, token):
@@ -536,4 +580,4 @@ class Oracle:
         with self._lock:
             session = self._sessions.get(token)
             number = None if session is None else session.admit(connection)
-            return (None, 0) if number is None else (session, number)
+            return (None, None) if number is None else (session, number)

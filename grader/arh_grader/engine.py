@@ -1,0 +1,238 @@
+"""The run engine: grade a set of instances through a worker and a counting
+oracle, one instance after another, and make the result. A problem plugs
+into it; nothing here knows one.
+
+    result = engine.evaluate(items, problem=PROBLEM, oracle=oracle,
+                             worker=WorkerClient(url), instance_timeout=10,
+                             run_timeout=1800, start_timeout=30)
+
+A problem is any object (a module will do) with:
+
+- `check_instance(item)`: raise ValueError naming what is wrong with one
+  instance of a set (the run is then `invalid_set`);
+- `session(item)`: the keyword arguments of Oracle.open for it: `secret`,
+  `cap`, `max_body` and, when it counts otherwise than the default, a
+  `policy` (oracle.Policy);
+- `request(item)`: the fields of its /solve request, beside `token` and
+  `deadline`;
+- `judge(item, answer, session)`: the answer's verdict once the worker gave
+  one: a Failure, or None when the instance passes;
+- `entry(index, item, session)`: its entry in the result's `items`;
+- `summary(entries)`: the run's figures from the entries of a whole run,
+  and `summary([])` the same keys, all None, for a run that failed;
+- `summary_lines(result)`: `key: value` lines of a valid result's figures;
+- `SCORE`: the entry key that progress lines average.
+
+The verdict of an instance is its earliest event: past the cap (before any
+answer), then the worker's failure (timeout, no answer, a malformed reply),
+then the problem's judgement of the answer; a fault of the oracle itself is
+`grader_error`, whatever else happened. The run stops at its first failure.
+Every deadline is whole (client.WorkerClient); the run's deadline also ends
+the instance it falls in.
+"""
+
+import json
+import os
+import statistics
+import sys
+import time
+import traceback
+
+from .result import Failure, strict_json, write_json
+
+CONSOLE_CHARS = 4000    # characters of a message printed at most
+
+
+class UsageError(ValueError):
+    """A command line that does not fit the set (an --only past its end)."""
+
+
+# ---- one instance, then the run ---------------------------------------------
+
+def solve_one(index, item, *, problem, oracle, worker, timeout):
+    """Run one instance through worker and oracle: (session, Failure or None)."""
+    token = oracle.open(**problem.session(item))
+    answer = failure = None
+    try:
+        answer = worker.solve(dict(problem.request(item), token=token, deadline=timeout),
+                              timeout=timeout)
+    except Failure as e:
+        failure = e
+    session = oracle.close(token)
+    failure = verdict(problem, item, answer, failure, session)
+    if failure is not None:
+        failure.index = index
+    return session, failure
+
+
+def verdict(problem, item, answer, failure, session):
+    """An instance's verdict from its closed session, the worker's
+    `failure` (or None) and its `answer`, the earliest event winning: a
+    fault of the oracle, the cap (before any answer), the worker's failure,
+    then the problem's judgement. None when the instance passes."""
+    if session.fault is not None:
+        return Failure("grader_error", "the oracle failed: %s" % session.fault)
+    if session.over_cap:
+        return Failure("oracle_cap", "more than the cap of %d tests" % session.cap)
+    if failure is not None:
+        return failure
+    return problem.judge(item, answer, session)
+
+
+def evaluate(items, *, problem, oracle, worker, instance_timeout, run_timeout,
+             start_timeout, transcripts=None, progress=None, indexes=None):
+    """Grade `items` with a started oracle and a worker client; return the
+    result dict. `indexes` are the items' places in their set (default 0,
+    1, ...), which the result, the transcripts and the messages use. Never
+    raises for the submission's faults."""
+    started = time.monotonic()
+    entries = []
+    try:
+        worker.wait_healthy(timeout=min(start_timeout, run_timeout))
+        for index, item in zip(range(len(items)) if indexes is None else indexes, items):
+            left = run_timeout - (time.monotonic() - started)
+            if left <= 0:
+                raise Failure("timeout", "the run's deadline of %g s passed" % run_timeout,
+                              index)
+            session, failure = solve_one(index, item, problem=problem, oracle=oracle,
+                                         worker=worker, timeout=min(instance_timeout, left))
+            if failure is not None and failure.kind == "timeout" and left < instance_timeout:
+                failure.message = "the run's deadline of %g s passed during this instance" \
+                    % run_timeout
+            if transcripts:
+                write_transcript(transcripts, index, session)
+            entry = problem.entry(index, item, session)
+            entries.append(entry)
+            if failure is not None:
+                entry["kind"] = failure.kind
+                raise failure
+            if progress:
+                progress(index, entry)
+    except Failure as failure:
+        return summarize(problem, entries, failure)
+    return summarize(problem, entries)
+
+
+def summarize(problem, entries, failure=None):
+    """The run's result from its entries and its failure, if any."""
+    result = {"status": "valid" if failure is None else "invalid",
+              "kind": None if failure is None else failure.kind,
+              "message": None if failure is None else failure.message,
+              "index": None if failure is None else failure.index,
+              "instances": len(entries), "items": entries}
+    result.update(problem.summary([] if failure is not None else entries))
+    return result
+
+
+def write_transcript(directory, index, session):
+    """An instance's transcript as DIRECTORY/instance-IIII.jsonl."""
+    os.makedirs(directory, exist_ok=True)
+    with open(os.path.join(directory, "instance-%04d.jsonl" % index), "wb") as f:
+        f.writelines(session.transcript)
+
+
+# ---- the set, the command, the console --------------------------------------
+
+def load_set(path, *, problem):
+    """Read and check a set, one JSON object a line; Failure `invalid_set`
+    names the file and the line."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().split("\n")
+    except (OSError, UnicodeDecodeError) as e:
+        raise Failure("invalid_set", "cannot read %s: %s" % (path, e)) from None
+    if lines and lines[-1] == "":
+        lines.pop()
+    if not lines:
+        raise Failure("invalid_set", "%s holds no instances" % path)
+    items = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            raise Failure("invalid_set", "%s line %d is blank" % (path, number))
+        try:
+            item = strict_json(line)
+            problem.check_instance(item)
+        except ValueError as e:
+            raise Failure("invalid_set", "%s line %d: %s" % (path, number, e)) from None
+        items.append(item)
+    return items
+
+
+def run(argv, *, problem, settings, evaluate_with):
+    """Shared by the grading commands: load the set (argv.items), keep the
+    instances chosen by argv.limit or argv.only, call `evaluate_with(items,
+    settings, indexes)` and write argv.out/result.json; (result, path). A
+    fault of the grader's own becomes grader_error; UsageError for an
+    --only past the set's end."""
+    try:
+        items = load_set(argv.items, problem=problem)
+        indexes = list(range(len(items)))
+        if argv.limit is not None:
+            indexes = indexes[:argv.limit]
+        if argv.only is not None:
+            past = [k for k in argv.only if k >= len(items)]
+            if past:
+                raise UsageError("--only names instance %d, but %s has %d (0..%d)"
+                                 % (past[0], argv.items, len(items), len(items) - 1))
+            indexes = argv.only
+        items = [items[k] for k in indexes]
+        if argv.instance_timeout is not None:
+            settings["instance_timeout_s"] = argv.instance_timeout
+        result = evaluate_with(items, settings, indexes)
+    except Failure as failure:
+        result = summarize(problem, [], failure)
+    except UsageError:
+        raise
+    except Exception:
+        result = summarize(problem, [], Failure("grader_error",
+                                                traceback.format_exc(limit=-3)))
+    path = os.path.join(argv.out, "result.json")
+    write_json(path, result)
+    return result, path
+
+
+def summary_lines(result, *, problem):
+    """`key: value` lines for the console: the verdict, then the problem's
+    figures, or the failure's instance and message (printable)."""
+    lines = ["status: %s" % result["status"], "kind: %s" % (result["kind"] or "none")]
+    if result["status"] != "valid":
+        lines.append("instance: %s" % ("none" if result["index"] is None else result["index"]))
+        lines.append("message: %s" % printable(result["message"]).replace("\n", "\n    "))
+        return lines
+    return lines + problem.summary_lines(result)
+
+
+def printable(text, *, limit=CONSOLE_CHARS):
+    """`text` safe for any console: characters that are not printable (control
+    characters, lone surrogates) escaped, line ends kept, and cut to `limit`
+    characters with the number cut said."""
+    if len(text) > limit:
+        text = "%s ... [%d characters cut] ... %s" % (
+            text[:limit // 4], len(text) - limit, text[-(limit - limit // 4):])
+    return "".join(c if c.isprintable() or c == "\n" else ascii(c)[1:-1] for c in text)
+
+
+def exit_status(result):
+    """0 for a submission's verdict, 2 for the platform's."""
+    return 2 if result["kind"] in ("invalid_set", "grader_error") else 0
+
+
+def progress_printer(total, *, key, every=10, stream=sys.stderr):
+    """A progress callback printing, every `every` instances, the mean of
+    the entries' `key` so far to `stream`."""
+    started = time.monotonic()
+    scores = []
+
+    def progress(index, entry):
+        scores.append(entry[key])
+        if len(scores) % every == 0 or len(scores) == total:
+            stream.write("progress: %d/%d %s so far %.4f (%.1f s)\n"
+                         % (len(scores), total, key, statistics.fmean(scores),
+                            time.monotonic() - started))
+            stream.flush()
+    return progress
+
+
+def dumps(value):
+    """A figure as the console shows it: JSON (null, true, 0.5)."""
+    return json.dumps(value)
