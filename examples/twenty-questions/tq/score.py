@@ -53,14 +53,14 @@ def mean_score(rounds):
     return math.fsum(r.score for r in rounds) / len(rounds)
 
 
-@functools.lru_cache(maxsize=1)
-def _table():
-    """best[r][c] for 0 <= r <= BUDGET and 0 <= c <= MAX_CANDIDATES: see
-    best_expected_score. About 0.4 s, once a process."""
+@functools.lru_cache(maxsize=None)
+def _table(budget):
+    """best[r][c] for 0 <= r <= budget and 0 <= c <= MAX_CANDIDATES: see
+    best_expected_score. About 0.4 s for BUDGET, once a process."""
     best = [[0] * (MAX_CANDIDATES + 1)]
-    for left in range(1, BUDGET + 1):
+    for left in range(1, budget + 1):
         prev = best[-1]
-        call = BUDGET - left + 1              # the number of the call made now
+        call = budget - left + 1              # the number of the call made now
         row = [0] * (MAX_CANDIDATES + 1)
         for c in range(1, MAX_CANDIDATES + 1):
             guess = PRIZE_CALLS - call + prev[c - 1]
@@ -71,10 +71,10 @@ def _table():
     return best
 
 
-def best_expected_score(candidates):
+def best_expected_score(candidates, *, budget=BUDGET):
     """The highest expected round score any strategy can reach when the
     hidden animal is equally likely to be each of `candidates` animals known
-    to it, within BUDGET calls.
+    to it, within `budget` calls (BUDGET unless a test says otherwise).
 
     Why it is a valid bound. A deterministic strategy is a tree of calls,
     each with two outcomes. An ask splits the animals still possible into two
@@ -83,7 +83,7 @@ def best_expected_score(candidates):
     candidates in ANY proportion (the matrix allows far fewer splits) can
     only raise the best score, and then only the number of candidates and of
     calls left matter. In fiftieths of a point, with `left` calls left of
-    BUDGET, so that the next call is call number BUDGET - left + 1:
+    the budget, so that the next call is call number budget - left + 1:
 
         best(c, 0) = best(0, left) = 0
         best(c, left) = max( 0,                                     stop
@@ -91,7 +91,7 @@ def best_expected_score(candidates):
                              max_k best(k, left - 1)
                                    + best(c - k, left - 1) )        ask, k / c - k
 
-    and the bound is best(c, BUDGET) / (50 c). Guessing an animal that is no
+    and the bound is best(c, budget) / (50 c). Guessing an animal that is no
     longer possible is an ask with k = 0. A randomised strategy is a mixture
     of deterministic ones, so it is bounded too. The naive "log2 c answers
     plus one guess" is not a bound: a wrong guess also answers a question
@@ -100,12 +100,15 @@ def best_expected_score(candidates):
 
     It bounds an expectation, never one round (a lucky first guess scores
     0.98), and a set's mean can exceed it by chance. ValueError unless
-    1 <= candidates <= MAX_CANDIDATES.
+    1 <= candidates <= MAX_CANDIDATES and 1 <= budget < PRIZE_CALLS.
     """
     if type(candidates) is not int or not 1 <= candidates <= MAX_CANDIDATES:
         raise ValueError("candidates must be an integer in 1..%d, got %r"
                          % (MAX_CANDIDATES, candidates))
-    return _table()[BUDGET][candidates] / (PRIZE_CALLS * candidates)
+    if type(budget) is not int or not 1 <= budget < PRIZE_CALLS:
+        raise ValueError("budget must be an integer in 1..%d, got %r"
+                         % (PRIZE_CALLS - 1, budget))
+    return _table(budget)[budget][candidates] / (PRIZE_CALLS * candidates)
 
 
 def round_bound(*, pool, index):
