@@ -15,14 +15,15 @@ How the answers are made. Every animal belongs to one of FAMILIES families and
 has BINARY_TRAITS yes/no traits and SCALES numbers in [0, 1]. A family has a
 prototype: each binary trait is on with that trait's own base rate, and each
 scale has one value for the whole family. An animal copies its family's
-prototype, flipping each binary trait with that trait's own (small) mutation
-rate, so a family holds groups of animals whose traits agree, told apart only
-by their few mutations and by the noise. A question asks about one trait ("does it have trait-07?"), a
-scale against a threshold, or two traits joined by and, or, but-not, so
-questions differ in how often they say yes and in how evenly they split the
-pool. Finally each question flips each of its answers with its own small
-noise rate (NOISE_MAX at most), which makes the matrix a noisy, not a
-deterministic, function of the traits.
+prototype and flips each binary trait with that trait's own small mutation
+rate, so many animals of a family share all their traits and differ only in
+the noise. A question asks about one trait ("Does it have trait-07?"), about
+a scale against a threshold, or about two traits joined by and, or, but not;
+so questions differ in how often they say yes and in how evenly they split
+the pool, and their answers are correlated. Last, each question flips each
+of its answers with its own noise rate, uniform in [0, NOISE_MAX] (2.5% of
+all answers), which keeps every row distinct but makes the splits inside a
+group of look-alikes uneven.
 
 Only random.Random(SEED).random() is used (no gauss, shuffle or choice, whose
 algorithms might change between Python versions), so every Python 3.11+ draws

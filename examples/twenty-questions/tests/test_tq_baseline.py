@@ -56,6 +56,14 @@ class FaultyTestersTest(unittest.TestCase):
                     direct.run_round(play_of(tq_support.tester(name)), DEV[0])
                 self.assertIn(words, str(caught.exception))
 
+    def test_an_exit_is_a_failure_not_the_end_of_the_run(self):
+        def exits(ask, guess):
+            raise SystemExit(3)
+
+        with self.assertRaises(direct.TesterError) as caught:
+            direct.run_round(exits, DEV[0])
+        self.assertIn("play raised SystemExit: 3", str(caught.exception))
+
     def test_the_budget_ends_a_round(self):
         r = direct.run_round(play_of(tq_support.tester("asks_forever")), DEV[0])
         self.assertEqual((r.found, r.calls, r.score), (False, 15, 0.0))

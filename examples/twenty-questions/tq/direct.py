@@ -85,7 +85,7 @@ def run_round(play, animal):
     except RoundOver as e:
         if state["refused"] > MAX_REFUSED:
             raise TesterError("round on animal %d: %s" % (animal, e)) from None
-    except Exception as e:
+    except (Exception, SystemExit) as e:
         raise TesterError("round on animal %d: play raised %s: %s"
                           % (animal, type(e).__name__, e)) from e
     return Round(animal, state["over"], len(transcript), state["refused"], tuple(transcript))

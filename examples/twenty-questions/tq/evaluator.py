@@ -1,5 +1,5 @@
 """The evaluator of the declarative route: a policy graph walked on the
-frozen matrix, round by round, as the seed's platform walks it.
+frozen matrix, round by round, as the original contest's platform walks it.
 
     policy = tq.policy.load("submission.zip")       # checked first
     rounds = evaluator.evaluate(policy, [261, 661, 557])

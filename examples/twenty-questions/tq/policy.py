@@ -39,6 +39,7 @@ if __package__ in (None, ""):       # run as a script: import tq from its projec
         sys.path.append(_SDK)
 
 from tq import data  # noqa: E402
+from tq.sets import short  # noqa: E402
 
 SCHEMA = "ioai-2026-animal-policy-v1"
 MAX_NODES = 32767               # nodes a policy may hold
@@ -73,11 +74,6 @@ class _Constant:
 
     def __init__(self, name):
         self.name = name
-
-
-def _short(value, limit=60):
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 # ---- reading ----------------------------------------------------------------
@@ -184,7 +180,7 @@ def _index(value, size, path, what, *, null=False):
     if (null and value is None) or (type(value) is int and 0 <= value < size):
         return
     raise PolicyError(path, "must be %s%s in 0..%d, got %s"
-                      % ("null or " if null else "", what, size - 1, _short(value)))
+                      % ("null or " if null else "", what, size - 1, short(value)))
 
 
 def check(value):
@@ -196,30 +192,30 @@ def check(value):
     except RecursionError:
         raise PolicyError("$", "nested too deeply") from None
     if type(policy) is not dict:
-        raise PolicyError("$", "the policy must be a JSON object, got %s" % _short(policy))
+        raise PolicyError("$", "the policy must be a JSON object, got %s" % short(policy))
     _keys(policy, TOP_KEYS, "$", "the policy")
     if policy["schema"] != SCHEMA:
-        raise PolicyError("$.schema", "must be %r, got %s" % (SCHEMA, _short(policy["schema"])))
+        raise PolicyError("$.schema", "must be %r, got %s" % (SCHEMA, short(policy["schema"])))
     for key, (digest, pool) in SHA_KEYS.items():
         if policy[key] != digest:
             raise PolicyError("$." + key, "%s is not the SHA-256 of %s, %r"
-                              % (_short(policy[key], 100), pool, digest))
+                              % (short(policy[key], 100), pool, digest))
     nodes = policy["nodes"]
     if type(nodes) is not list or not 1 <= len(nodes) <= MAX_NODES:
         raise PolicyError("$.nodes", "must be a list of 1 to %d nodes, got %s"
                           % (MAX_NODES, "%d nodes" % len(nodes) if type(nodes) is list
-                             else _short(nodes)))
+                             else short(nodes)))
     _index(policy["root"], len(nodes), "$.root", "a node index")
     for i, node in enumerate(nodes):
         path = "$.nodes[%d]" % i
         if type(node) is not dict:
-            raise PolicyError(path, "a node must be a JSON object, got %s" % _short(node))
+            raise PolicyError(path, "a node must be a JSON object, got %s" % short(node))
         if "type" not in node:
             raise PolicyError(path, "missing key 'type' in a node")
         kind = node["type"]
         if type(kind) is not str or kind not in NODE_KEYS:
             raise PolicyError(path + ".type", "must be one of %s, got %s"
-                              % (", ".join(map(repr, NODE_KEYS)), _short(kind)))
+                              % (", ".join(map(repr, NODE_KEYS)), short(kind)))
         _keys(node, NODE_KEYS[kind], path, "%s %s node" % ("an" if kind == "ask" else "a", kind))
         for key in NODE_KEYS[kind][1:]:
             if key in IDS:

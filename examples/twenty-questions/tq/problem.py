@@ -22,19 +22,13 @@ from arh_grader import QueryError
 from tq import data
 from tq.score import (BUDGET, CALL_COST, PRIZE_CALLS, best_expected_score,  # noqa: F401
                       round_bound, round_score, saved_bits)
-from tq.sets import SetError, bounds, check_instance, check_set, pool_of  # noqa: F401
+from tq.sets import SetError, bounds, check_instance, check_set, pool_of, short  # noqa: F401
 
 # The counting policy: what the engine does with a round's queries.
 INVALID_QUERIES_COUNTED = False  # a refused query uses no call
 OVER_BUDGET_FAILS = False        # at BUDGET calls the round ends; it is not a failure
-CORRECT_ENDS_ROUND = True        # a correct guess ends the round (the session)
+CORRECT_ENDS_ROUND = True        # a correct guess ends the round: no call after it
 KEYS = {"ask": data.QUESTIONS, "guess": data.ANIMALS}   # a query's key: its pool's size
-
-
-def short(value, limit=60):
-    """repr(value), cut to `limit` characters, for error messages."""
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def secret_of(item):

@@ -41,7 +41,8 @@ class SetError(ValueError):
     """A set's line that breaks the rules (the run is `invalid_set`)."""
 
 
-def _short(value, limit=60):
+def short(value, limit=60):
+    """repr(value), cut to `limit` characters, for error messages."""
     text = repr(value)
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
@@ -52,11 +53,11 @@ def check_instance(item):
     value."""
     if type(item) is not dict or list(item) != ["animal"]:
         raise SetError("a set's line must be an object with the one key 'animal', got %s"
-                       % _short(item))
+                       % short(item))
     animal = item["animal"]
     if type(animal) is not int or not 0 <= animal < data.ANIMALS:
         raise SetError("'animal' must be an integer in 0..%d, got %s"
-                       % (data.ANIMALS - 1, _short(animal)))
+                       % (data.ANIMALS - 1, short(animal)))
 
 
 def check_set(items):
@@ -94,7 +95,7 @@ def read_set(path):
         try:
             items.append(json.loads(line, parse_constant=_no_constant))
         except ValueError as e:
-            raise SetError("line %d: not JSON (%s): %s" % (number, e, _short(line))) from None
+            raise SetError("line %d: not JSON (%s): %s" % (number, e, short(line))) from None
     if not items:
         raise SetError("%r holds no round" % (path,))
     check_set(items)
