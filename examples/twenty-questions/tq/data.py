@@ -48,12 +48,6 @@ class Table:
         """The frozen answer of `animal` to `question` (valid indexes)."""
         return self.rows[animal][question] == "1"
 
-    @functools.cached_property
-    def columns(self):
-        """columns[q]: the animals answering yes to question q, as an int
-        whose bit a is animal a's answer (for fast counting with &)."""
-        return tuple(int("".join(column)[::-1], 2) for column in zip(*self.rows))
-
 
 def read_bytes(name, *, folder=DATA):
     """The bytes of data file `name`, checked against its pinned SHA-256."""
