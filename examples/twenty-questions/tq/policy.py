@@ -199,7 +199,7 @@ def check(value):
     for key, (digest, pool) in SHA_KEYS.items():
         if policy[key] != digest:
             raise PolicyError("$." + key, "%s is not the SHA-256 of %s, %r"
-                              % (short(policy[key], 100), pool, digest))
+                              % (short(policy[key], limit=100), pool, digest))
     nodes = policy["nodes"]
     if type(nodes) is not list or not 1 <= len(nodes) <= MAX_NODES:
         raise PolicyError("$.nodes", "must be a list of 1 to %d nodes, got %s"

@@ -41,7 +41,7 @@ class SetError(ValueError):
     """A set's line that breaks the rules (the run is `invalid_set`)."""
 
 
-def short(value, limit=60):
+def short(value, *, limit=60):
     """repr(value), cut to `limit` characters, for error messages."""
     text = repr(value)
     return text if len(text) <= limit else text[:limit - 3] + "..."
