@@ -1,0 +1,15 @@
+"""Twenty questions: find a hidden animal with yes/no questions and guesses.
+
+Modules, one job each:
+- data: the frozen pools and answer matrix, checked against their SHA-256;
+- score: the budget, a round's score, the information bound, saved bits;
+- sets: the public sets, the drawing of held-out sets, a set's checks;
+- problem: the rules as the grader's oracle applies them;
+- direct: a tester run in-process on a set, counted by the rules;
+- policy: the policy.json format, its validator and the `policy.py` command;
+- evaluator: a policy graph walked on the frozen matrix;
+- exporter: a deterministic tester turned into its policy graph.
+
+Only problem, direct and exporter import the grader SDK (arh_grader); the
+validator and the evaluator run without it.
+"""
