@@ -4,7 +4,8 @@
 #
 # As root on a Debian machine, it first makes an engine available: it installs
 # Debian's docker.io, docker-compose (Compose v1) and debootstrap where missing,
-# and starts dockerd (overlay2, else vfs; no iptables rules, no docker0) when no
+# and starts dockerd (overlay2, else vfs; its iptables rules, which keep an
+# internal network internal, but no docker0) when no
 # engine answers. When the image python:3.13-slim-bookworm is absent it builds a
 # LOCAL STAND-IN under that name: a minimal Debian trixie root with Python 3.13,
 # made by debootstrap and loaded with `docker import`. It is not the official
@@ -16,8 +17,8 @@
 # result.json as the second command prints it is byte-identical to
 # grader/local.py's; the worker runs on core 0 and the grader on core 1, read
 # from /proc/1/status inside the running containers; the worker's container has
-# no route but the internal network's (read from /proc/net/route inside it), and
-# that network is internal; the worker's image holds no
+# only internal networks, and from inside a container of its service a probe on
+# another network of this run is out of reach; the worker's image holds no
 # instance file and no grader code; after `down --volumes` a second `up` starts
 # with a fresh volume and gives the same bytes. Last, it draws a fresh set of
 # 500 instances with a secret seed and grades it the way the platform gives the
@@ -38,6 +39,7 @@ SUITE=trixie                     # Debian's release with Python 3.13
 WORKER_CPUS=0                    # compose.yaml's cpuset of each service
 GRADER_CPUS=1
 ENGINE_TIMEOUT=60                # seconds dockerd has to answer
+PROBE=group-testing-ci-probe     # a container and network of this run, out of the worker's reach
 T0=$EPOCHREALTIME
 WORK=$(mktemp -d /tmp/docker-ci.XXXXXX)
 ENGINE_PID=""
@@ -68,6 +70,8 @@ cleanup() {
         if [ ${#COMPOSE[@]} -gt 0 ]; then
             "${COMPOSE[@]}" down --volumes --remove-orphans >/dev/null 2>&1 </dev/null
         fi
+        docker rm -f "$PROBE" >/dev/null 2>&1
+        docker network rm "$PROBE" >/dev/null 2>&1
         if [ ${#IMAGES[@]} -gt 0 ]; then
             docker rmi -f $(printf '%s\n' "${IMAGES[@]}" | sort -u) >/dev/null 2>&1
         fi
@@ -130,7 +134,7 @@ else
     t=$EPOCHREALTIME
     for driver in overlay2 vfs; do
         log="$WORK/dockerd-$driver.log"
-        dockerd --storage-driver="$driver" --iptables=false --bridge=none >"$log" 2>&1 </dev/null &
+        dockerd --storage-driver="$driver" --bridge=none >"$log" 2>&1 </dev/null &
         ENGINE_PID=$!
         deadline=$((SECONDS + ENGINE_TIMEOUT))
         until docker info >/dev/null 2>&1; do
@@ -222,9 +226,6 @@ while kill -0 "$up" 2>/dev/null; do
             [ -n "${live[$id]:-}" ] && continue
             cpus=$(cpus_in "$id" || true)
             [ -n "$cpus" ] && live[$id]=$cpus
-            if [ "$service" = worker ] && [ ! -s "$WORK/worker-routes" ]; then
-                docker exec "$id" cat /proc/net/route >"$WORK/worker-routes" 2>/dev/null || true
-            fi
         done
     done
     sleep 0.05
@@ -270,15 +271,28 @@ for service in worker grader; do
     say "${service}_cpus_read" "$how; its container's cpuset: $cpuset"
 done
 
-[ -s "$WORK/worker-routes" ] || fail "could not read /proc/net/route inside the running worker"
-default=$(awk 'NR > 1 && $2 == "00000000"' "$WORK/worker-routes")
-[ -z "$default" ] || fail "the worker's container has a default route: $default"
-pass worker_default_route "none ($(awk 'NR > 1 { printf "%s ", $1 }' "$WORK/worker-routes")only)"
 for network in $(docker inspect -f '{{range $name, $_ := .NetworkSettings.Networks}}{{$name}} {{end}}' "$worker_id"); do
     internal=$(docker network inspect -f '{{.Internal}}' "$network")
     [ "$internal" = true ] || fail "the worker's network $network is not internal"
     pass worker_network "$network, internal: $internal"
 done
+# From inside a container of the worker's service, on its networks: a probe
+# listening on a network of its own (an address of this run, nothing else) is
+# out of reach, while a container on the probe's network reaches it.
+docker network create --label "group-testing-ci=$PROJECT" "$PROBE" >/dev/null
+docker run -d --name "$PROBE" --network "$PROBE" --entrypoint python3 "$BASE" -c \
+    "import socket; s = socket.create_server(('0.0.0.0', 9)); [s.accept()[0].close() for _ in iter(int, 1)]" >/dev/null
+probe_ip=$(docker inspect -f '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}' "$PROBE")
+connect="import socket, sys
+try:
+    socket.create_connection(('$probe_ip', 9), timeout=3).close(); print('reached')
+except OSError as e:
+    print('unreachable (%s)' % e)"
+from_worker=$("${COMPOSE[@]}" run --rm --no-deps --entrypoint python3 worker -c "$connect" </dev/null 2>/dev/null | tail -n 1)
+from_probe_net=$(docker run --rm --network "$PROBE" --entrypoint python3 "$BASE" -c "$connect" 2>/dev/null | tail -n 1)
+[ "$from_probe_net" = reached ] || fail "the probe at $probe_ip is not reachable even from its own network: $from_probe_net"
+case "$from_worker" in unreachable*) ;; *) fail "the worker's container reached a probe outside its network ($probe_ip): $from_worker";; esac
+pass worker_reaches_outside "$from_worker; the probe's own network: $from_probe_net"
 
 # --- 5. the second command: the result, against the local run's --------------
 result_of() {    # the second command, into file $1
