@@ -16,6 +16,9 @@ The rules:
 - a request over the session's cap is counted and answered 429, and the
   session is marked `over_cap`;
 - an unknown or closed token is refused with 403 and not counted;
+- a session's Policy may count otherwise (a second problem's rules): an
+  invalid query refused without a call, a round that ends at its cap or on
+  an answer, after which requests get 409, not counted;
 - the server serves POST on its one path and nothing else; every fault of a
   request gets a 4xx with {"error": "..."} and the server keeps serving.
 
@@ -137,7 +140,7 @@ class Session:
         self.secret, self.cap, self.max_body = secret, cap, max_body
         self.check, self.answer, self.policy = check, answer, policy
         self.tests = self.invalid = self.query_bytes = self.answer_bytes = 0
-        self.over_cap = self.closed = self.ended = False
+        self.over_cap = self.closed = self.ended = self.ended_by_answer = False
         self.fault = None         # set when the oracle itself failed on a request
         self.transcript = [] if record else None
         self._sha = hashlib.sha256()
@@ -194,7 +197,7 @@ class Session:
             self.check(self.secret, query)
             reply = self.answer(self.secret, query)
             if self.policy.ends is not None and self.policy.ends(self.secret, query):
-                self.ended = True
+                self.ended = self.ended_by_answer = True
             return 200, query, reply
         except QueryError as e:
             return 400, query, {"error": str(e)}

@@ -1,0 +1,88 @@
+"""The oracle's counting policy (arh_grader.Policy), the seam a second
+problem counts through: invalid queries refused without a call, a round
+that ends at its budget rather than failing, and one ended by an answer.
+Each rule in process (Session.submit) and over HTTP, with the same counts."""
+
+import json
+import unittest
+
+import support  # noqa: F401  (puts grader/ on the path)
+from arh_grader import Policy, QueryError, Session
+from fuzz import exchange, request
+
+SECRET = 7                      # the hidden value
+BUDGET = 3                      # calls a round may use
+
+
+def check(secret, query):
+    if type(query) is not dict or type(query.get("guess")) is not int:
+        raise QueryError("a query is {\"guess\": int}, got %r" % (query,))
+
+
+def answer(secret, query):
+    return {"correct": query["guess"] == secret}
+
+
+def ends(secret, query):
+    return query["guess"] == secret
+
+
+TRIVIA = Policy(count_invalid=False, over_cap="end", ends=ends)
+
+
+def guesses(*values):
+    return [json.dumps({"guess": v}).encode() if type(v) is int else v for v in values]
+
+
+class PolicyTest(unittest.TestCase):
+    def submit_all(self, bodies, policy):
+        session = Session(SECRET, cap=BUDGET, max_body=64, check=check, answer=answer,
+                          record=True, policy=policy)
+        statuses = [session.submit(body)[0] for body in bodies]
+        session.end()
+        return statuses, session
+
+    def test_the_default_counts_everything_and_fails_past_the_cap(self):
+        statuses, session = self.submit_all(guesses(1, b"nope", 2, 3, 7), Policy())
+        self.assertEqual(statuses, [200, 400, 200, 429, 429])
+        self.assertEqual((session.tests, session.invalid, session.over_cap), (5, 1, True))
+        self.assertEqual(len(session.transcript), 5)
+
+    def test_invalid_queries_use_no_call_and_leave_no_line(self):
+        statuses, session = self.submit_all(guesses(b"nope", b'{"guess": true}', 1, 2),
+                                            Policy(count_invalid=False))
+        self.assertEqual(statuses, [400, 400, 200, 200])
+        self.assertEqual((session.tests, session.invalid), (2, 0))
+        self.assertEqual([json.loads(line)["s"] for line in session.transcript], [200, 200])
+
+    def test_the_round_ends_at_its_budget_without_failing(self):
+        statuses, session = self.submit_all(guesses(1, 2, 3, 4, 5), TRIVIA)
+        self.assertEqual(statuses, [200, 200, 200, 409, 409])
+        self.assertEqual((session.tests, session.over_cap, session.ended), (3, False, True))
+        self.assertIs(session.ended_by_answer, False)
+
+    def test_a_correct_answer_ends_the_round(self):
+        statuses, session = self.submit_all(guesses(1, b"bad", 7, 7, 1), TRIVIA)
+        self.assertEqual(statuses, [200, 400, 200, 409, 409])
+        self.assertEqual((session.tests, session.ended, session.ended_by_answer), (2, True, True))
+        self.assertEqual(len(session.transcript), 2)
+
+    def test_http_counts_as_in_process(self):
+        oracle = support.start_oracle(self, check=check, answer=answer, record=True)
+        bodies = guesses(1, b"bad", 2, 7, 3)
+        token = oracle.open(SECRET, cap=BUDGET, max_body=64, policy=TRIVIA)
+        statuses = [exchange(oracle.port, request(body, token=token.encode()))[0][0]
+                    for body in bodies]
+        over_http = oracle.close(token)
+        here, session = self.submit_all(bodies, TRIVIA)
+        self.assertEqual(statuses, here)
+        self.assertEqual((over_http.tests, over_http.ended_by_answer, over_http.digest),
+                         (session.tests, session.ended_by_answer, session.digest))
+
+    def test_a_policy_names_a_bad_setting(self):
+        with self.assertRaisesRegex(ValueError, r"^over_cap must be 'fail' or 'end', got 'x'$"):
+            Policy(over_cap="x")
+
+
+if __name__ == "__main__":
+    unittest.main()
