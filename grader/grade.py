@@ -139,6 +139,8 @@ class _Plugin:
     """This module's functions as the engine's problem object."""
 
     SCORE = SCORE
+    check_query = staticmethod(problem.check_query)
+    answer_query = staticmethod(problem.answer_query)
     check_instance = staticmethod(check_instance)
     session = staticmethod(session)
     request = staticmethod(request)

@@ -40,10 +40,9 @@ import tempfile
 import threading
 
 import grade
-import problem
 import workers
 import report
-from arh_grader import Failure, Oracle, WorkerClient
+from arh_grader import Failure, Oracle, WorkerClient, engine
 
 WORKER = os.path.join(grade.ROOT, "harness", "worker.py")
 TESTER = os.path.join(grade.ROOT, "src", "tester.py")
@@ -64,8 +63,8 @@ def pin(pid, core):
             pass
 
 
-def start_worker(*, oracle_url, tester, timeout, quiet=False, cwd=None):
-    """Start harness/worker.py on a free loopback port; (process, URL).
+def start_worker(*, oracle_url, tester, timeout, quiet=False, cwd=None, worker=WORKER):
+    """Start `worker` (harness/worker.py) on a free loopback port; (process, URL).
 
     The worker runs with the standard library only, as in its container
     (WORKER_FLAGS). Its stderr is forwarded to ours once it listens; its stdout
@@ -79,7 +78,7 @@ def start_worker(*, oracle_url, tester, timeout, quiet=False, cwd=None):
     env = dict(os.environ, AR_ORACLE_URL=oracle_url, AR_WORKER_HOST="127.0.0.1",
                AR_WORKER_PORT="0", AR_TESTER=os.path.abspath(tester),
                AR_PARENT_PID=str(os.getpid()), TMPDIR=cwd)
-    proc = subprocess.Popen([sys.executable, *WORKER_FLAGS, WORKER], env=env,
+    proc = subprocess.Popen([sys.executable, *WORKER_FLAGS, worker], env=env,
                             stdin=subprocess.DEVNULL,
                             stdout=subprocess.DEVNULL if quiet else sys.stderr.fileno(),
                             stderr=subprocess.PIPE, cwd=cwd,
@@ -114,13 +113,16 @@ stop_worker = workers.stop       # its whole process group, SIGKILL
 
 def evaluate_local(items, *, tester, settings, transcripts=None, progress=None,
                    quiet=False, indexes=None, worker_url=None, worker_command=None,
-                   oracle_host="127.0.0.1", oracle_port=0):
+                   oracle_host="127.0.0.1", oracle_port=0, problem=grade.PROBLEM,
+                   worker_file=WORKER):
     """Grade `items` through a fresh oracle and a worker, and return the
     result dict: by default a fresh harness/worker.py running `tester`;
     with `worker_url` a worker already running there (the oracle then
     listens where it expects it: `oracle_host`, `oracle_port`); with
     `worker_command` a worker of any language started from it on free
-    ports. A worker started here is gone when this returns."""
+    ports. A worker started here is gone when this returns. `problem` and
+    `worker_file` are the engine's problem object and its worker: group
+    testing's by default."""
     oracle = Oracle(check=problem.check_query, answer=problem.answer_query,
                     record=bool(transcripts), host=oracle_host, port=oracle_port,
                     idle_timeout=settings["instance_timeout_s"] + 5).start()
@@ -138,12 +140,12 @@ def evaluate_local(items, *, tester, settings, transcripts=None, progress=None,
                 workers.wait_listening(proc, url, timeout=start_timeout)
             else:
                 proc, url = start_worker(oracle_url=oracle.url, tester=tester, quiet=quiet,
-                                         timeout=start_timeout, cwd=home)
+                                         timeout=start_timeout, cwd=home, worker=worker_file)
         except workers.WorkerError as e:
-            return grade.summarize([], Failure("no_answer", str(e)))
+            return engine.summarize(problem, [], Failure("no_answer", str(e)))
         except Failure as failure:
-            return grade.summarize([], failure)
-        return grade.evaluate(items, oracle=oracle, worker=WorkerClient(url),
+            return engine.summarize(problem, [], failure)
+        return engine.evaluate(items, problem=problem, oracle=oracle, worker=WorkerClient(url),
                               instance_timeout=settings["instance_timeout_s"],
                               run_timeout=settings["run_timeout_s"],
                               start_timeout=start_timeout,

@@ -61,7 +61,7 @@ class OracleError(Exception):
     the cap, a closed session)."""
 
 
-def load_tester(path):
+def load_tester(path, entry="find(n, priors, test)"):
     """Import the tester file as module `tester`; (module, None) or
     (None, traceback text) when the import fails. A module that is not
     part of the standard library is named as such: the worker has no other."""
@@ -70,8 +70,8 @@ def load_tester(path):
         module = importlib.util.module_from_spec(spec)
         sys.modules["tester"] = module
         spec.loader.exec_module(module)
-        if not callable(getattr(module, "find", None)):
-            raise AttributeError("%s defines no function find(n, priors, test)" % path)
+        if not callable(getattr(module, entry.partition("(")[0], None)):
+            raise AttributeError("%s defines no function %s" % (path, entry))
         return module, None
     except ModuleNotFoundError as e:
         text = traceback.format_exc()
@@ -126,6 +126,17 @@ class Oracle:
         except (ValueError, KeyError, TypeError):
             message = data[:200]
         raise OracleError("oracle answered %d: %s" % (status, message))
+
+    def send(self, query):
+        """Send any JSON query, as another problem's tester does: (status,
+        the reply parsed). OracleError when the reply is not JSON."""
+        body = _COMPACT(query).encode()
+        with self.lock:
+            status, data = self.exchange(b"%s%d\r\n\r\n%s" % (self.head, len(body), body))
+        try:
+            return status, json.loads(data)
+        except ValueError:
+            raise OracleError("oracle answered %d: %r" % (status, data[:200])) from None
 
     def exchange(self, request):
         """Send one request and read its reply: (status, body)."""
@@ -221,6 +232,11 @@ class BadRequest(Exception):
         self.status = status
 
 
+def _and(words):
+    """"a, b and c"."""
+    return words[0] if len(words) == 1 else "%s and %s" % (", ".join(words[:-1]), words[-1])
+
+
 def shown(value):
     """A short repr of a request's value, safe for any nesting, for messages."""
     return reprlib.repr(value)
@@ -293,17 +309,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if self.path != "/solve":                # its body, if any, is not read
             return self.reply(404, {"error": "no such path for POST: %r" % self.path[:80]})
         try:
-            token, n, priors, deadline = self.read_solve()
+            token, fields, deadline = self.read_solve()
         except BadRequest as e:
             return self.reply(e.status, {"error": "bad request: %s" % e})
         if self.server.tester is None:
             return self.reply(500, {"error": "%s failed to import:\n%s" % (
                 self.server.tester_path, self.server.import_error)})
-        self.reply(*self.server.solve(token, n, priors, deadline=deadline))
+        self.reply(*self.server.solve(token, fields, deadline=deadline))
 
     def read_solve(self):
-        """Read and check a /solve body: (token, n, priors). BadRequest
-        names the bad value; the body is bounded by what n <= MAX_N needs."""
+        """Read and check a /solve body: (token, the instance's fields as
+        Worker.check_fields gives them, deadline or None). BadRequest names
+        the bad value; the body is bounded by MAX_SOLVE_BODY."""
         texts = self.headers.get_all("Content-Length") or []
         if "Transfer-Encoding" in self.headers:
             raise BadRequest(411, "a Content-Length is required, and no Transfer-Encoding; "
@@ -322,30 +339,21 @@ class Handler(http.server.BaseHTTPRequestHandler):
             raise BadRequest(400, "not JSON in UTF-8: %s" % e) from None
         except (ValueError, RecursionError) as e:
             raise BadRequest(400, "not JSON: %s" % e) from None
-        if type(request) is not dict or sorted(set(request) - {"deadline"}) != [
-                "n", "priors", "token"]:
-            raise BadRequest(400, "the body must be an object with the keys token, n and "
-                             "priors, and deadline or not, got %s" % shown(request))
+        fields = ("token",) + self.server.FIELDS
+        if type(request) is not dict or sorted(set(request) - {"deadline"}) != sorted(fields):
+            raise BadRequest(400, "the body must be an object with the keys %s, and deadline "
+                             "or not, got %s" % (_and(fields), shown(request)))
         deadline = request.get("deadline")
         if deadline is not None and (type(deadline) not in (int, float)
                                      or not 0 < deadline <= MAX_DEADLINE):
             raise BadRequest(400, "deadline must be a number of seconds in (0, %d], got %s"
                              % (MAX_DEADLINE, shown(deadline)))
-        token, n, priors = request["token"], request["n"], request["priors"]
+        token = request["token"]
         if type(token) is not str or not 1 <= len(token) <= 256 or not all(
                 "!" <= c <= "~" for c in token):
             raise BadRequest(400, "token must be a string of 1 to 256 visible ASCII "
                              "characters, got %s" % shown(token))
-        if type(n) is not int or not 1 <= n <= MAX_N:
-            raise BadRequest(400, "n must be an integer in 1..%d, got %s" % (MAX_N, shown(n)))
-        if type(priors) is not list or len(priors) != n:
-            raise BadRequest(400, "priors must be a list of n = %d numbers, got %s"
-                             % (n, shown(priors)))
-        for p in priors:
-            if type(p) is not float or not 0.0 < p < 1.0:
-                raise BadRequest(400, "priors must be numbers strictly between 0 and 1, "
-                                 "got %s" % shown(p))
-        return token, n, priors, deadline
+        return token, self.server.check_fields(request), deadline
 
     def read_body(self, length):
         """The `length` bytes of a body, all there within BODY_TIMEOUT of the
@@ -385,30 +393,56 @@ class Worker(http.server.ThreadingHTTPServer):
         super().__init__(address, Handler)
         self.oracle_url = oracle_url
         self.tester_path = os.path.normpath(tester_path)
-        self.tester, self.import_error = load_tester(self.tester_path)
+        self.tester, self.import_error = load_tester(self.tester_path, self.SIGNATURE)
 
-    def solve(self, token, n, priors, *, deadline=None):
-        """Run find on one instance: (status, reply object). With a
+    FIELDS = ("n", "priors")     # a /solve's keys beside token and deadline
+
+    def check_fields(self, request):
+        """The instance's fields of a /solve request, checked: (n, priors).
+        BadRequest names the bad value."""
+        n, priors = request["n"], request["priors"]
+        if type(n) is not int or not 1 <= n <= MAX_N:
+            raise BadRequest(400, "n must be an integer in 1..%d, got %s" % (MAX_N, shown(n)))
+        if type(priors) is not list or len(priors) != n:
+            raise BadRequest(400, "priors must be a list of n = %d numbers, got %s"
+                             % (n, shown(priors)))
+        for p in priors:
+            if type(p) is not float or not 0.0 < p < 1.0:
+                raise BadRequest(400, "priors must be numbers strictly between 0 and 1, "
+                                 "got %s" % shown(p))
+        return n, priors
+
+    def solve(self, token, fields, *, deadline=None):
+        """Run the tester on one instance: (status, reply object). With a
         `deadline` (seconds), every thread's stack is printed on stderr
-        shortly before it, should find still be running."""
+        shortly before it, should the tester still be running."""
         oracle = Oracle(self.oracle_url, token)
         if deadline is not None:
             faulthandler.dump_traceback_later(deadline - min(STACK_EARLY, deadline / 10))
         try:
-            answer = self.tester.find(n, priors, oracle.test)
+            answer = self.play(oracle, fields)
         except BaseException:
             text = tail(traceback.format_exc())
             sys.stderr.write(text)
-            return 500, {"error": "find raised:\n" + text}
+            return 500, {"error": "%s raised:\n%s" % (self.ENTRY, text)}
         finally:
             faulthandler.cancel_dump_traceback_later()
             oracle.close()
         try:
             json.dumps(answer, allow_nan=False)
         except (TypeError, ValueError) as e:
-            return 422, {"error": "find returned %s, which is not JSON: %s"
-                         % (type(answer).__name__, e)}
+            return 422, {"error": "%s returned %s, which is not JSON: %s"
+                         % (self.ENTRY, type(answer).__name__, e)}
         return 200, {"answer": answer}
+
+    ENTRY = "find"               # the tester's function, as messages name it
+    SIGNATURE = "find(n, priors, test)"
+
+    def play(self, oracle, fields):
+        """Call the tester on one instance; its answer. Group testing:
+        find(n, priors, test)."""
+        n, priors = fields
+        return self.tester.find(n, priors, oracle.test)
 
 
 def watch_parent(pid):
@@ -423,14 +457,16 @@ def watch_parent(pid):
     threading.Thread(target=watch, daemon=True).start()
 
 
-def main(argv=None):
+def main(argv=None, *, worker_class=None, default_tester=DEFAULT_TESTER):
+    """Serve until interrupted. Another problem's worker passes its own
+    Worker subclass and tester file."""
     if os.environ.get("AR_PARENT_PID"):
         watch_parent(int(os.environ["AR_PARENT_PID"]))
     url = os.environ.get("AR_ORACLE_URL", "http://127.0.0.1:8081/")
     host = os.environ.get("AR_WORKER_HOST", "0.0.0.0")
     port = int(os.environ.get("AR_WORKER_PORT", "8080"))
-    tester = os.environ.get("AR_TESTER", DEFAULT_TESTER)
-    server = Worker((host, port), oracle_url=url, tester_path=tester)
+    tester = os.environ.get("AR_TESTER", default_tester)
+    server = (worker_class or Worker)((host, port), oracle_url=url, tester_path=tester)
     if server.tester is None:
         sys.stderr.write("worker: %s failed to import:\n%s" % (tester, server.import_error))
     sys.stderr.write("worker: listening on http://%s:%d\n" % server.server_address[:2])

@@ -10,6 +10,8 @@ A problem is any object (a module will do) with:
 
 - `check_instance(item)`: raise ValueError naming what is wrong with one
   instance of a set (the run is then `invalid_set`);
+- `check_query(secret, query)` and `answer_query(secret, query)`: the
+  oracle's two functions (see oracle.Oracle);
 - `session(item)`: the keyword arguments of Oracle.open for it: `secret`,
   `cap`, `max_body` and, when it counts otherwise than the default, a
   `policy` (oracle.Policy);

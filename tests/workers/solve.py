@@ -4,8 +4,8 @@ from base import run, worker
 
 
 class Worker(worker.Worker):
-    def solve(self, token, n, priors, **options):
-        status, reply = super().solve(token, n, priors, **options)
+    def solve(self, token, fields, **options):
+        status, reply = super().solve(token, fields, **options)
         return status, {"result": reply["answer"]} if status == 200 else reply
 
 

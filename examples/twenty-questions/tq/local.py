@@ -1,0 +1,75 @@
+"""Run a whole twenty-questions evaluation on this machine, without Docker:
+the template's local run (grader/local.py at the repository's root) with this
+problem's worker, plug-in and sets.
+
+    python3 tq/local.py                          # src/tester.py on sample/dev.jsonl
+    python3 tq/local.py --items sample/test.jsonl --tester tests/testers/fixed_order.py
+
+Progress goes to stderr, the summary to stdout as `key: value` lines, the
+result to result/result.json. Exit status: 0 for a valid run, 1 for an
+invalid one (the tester's fault), 2 when the set or the grader failed.
+"""
+
+import argparse
+import os
+import sys
+
+PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT_GRADER = os.path.join(PROJECT, os.pardir, os.pardir, "grader")
+for path in (PROJECT, ROOT_GRADER):
+    if path not in sys.path:
+        sys.path.insert(0, path)
+
+import grade  # noqa: E402  (the root's option types and settings reader)
+import local  # noqa: E402
+from arh_grader import engine  # noqa: E402
+
+from tq import sets  # noqa: E402
+from tq.plugin import Plugin  # noqa: E402
+
+SETTINGS = os.path.join(PROJECT, "autoresearch.toml")
+WORKER = os.path.join(PROJECT, "harness", "worker.py")
+TESTER = os.path.join(PROJECT, "src", "tester.py")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--items", default=sets.DEV_FILE, help="a set (JSON Lines)")
+    parser.add_argument("--tester", default=TESTER, help="the tester file (src/tester.py)")
+    parser.add_argument("--out", default=os.path.join(PROJECT, "result"),
+                        help="folder for result.json (default: result/)")
+    parser.add_argument("--instance-timeout", type=grade.positive(float), metavar="SECONDS")
+    chosen = parser.add_mutually_exclusive_group()
+    chosen.add_argument("--limit", type=grade.positive(int), metavar="N")
+    chosen.add_argument("--only", type=grade.instance_list, metavar="K[,K...]")
+    parser.add_argument("--transcripts", metavar="DIR")
+    args = parser.parse_args(argv)
+    sys.stdout.reconfigure(errors="backslashreplace")
+    settings = grade.load_settings(SETTINGS)
+    try:
+        animals = [item["animal"] for item in engine.load_set(
+            args.items, problem=Plugin(pool=1))]
+        plugin = Plugin(pool=sets.pool_of(animals)[1])
+    except engine.Failure:
+        plugin = Plugin(pool=sets.data.ANIMALS)     # engine.run reports the broken set
+
+    def evaluate_with(items, settings, indexes):
+        return local.evaluate_local(items, tester=args.tester, settings=settings,
+                                    transcripts=args.transcripts, indexes=indexes,
+                                    problem=plugin, worker_file=WORKER,
+                                    progress=engine.progress_printer(len(items), key="score"))
+
+    try:
+        result, path = engine.run(args, problem=plugin, settings=settings,
+                                  evaluate_with=evaluate_with)
+    except engine.UsageError as e:
+        parser.error(str(e))
+    print("\n".join(engine.summary_lines(result, problem=plugin)))
+    print("result: %s" % os.path.relpath(path))
+    if result["status"] == "valid":
+        return 0
+    return 2 if engine.exit_status(result) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
