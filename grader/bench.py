@@ -138,7 +138,7 @@ def _client(raw_port, floor_port, url, token, pool, requests, warmup):
     worker = load_worker()
     request = worker.encode_pool(pool)
     reply = bytearray(len(REPLY))
-    oracle = worker.Oracle(url, token)
+    oracle = worker.OracleConnection(url, token)
     raw_sock, floor_sock = _connect(raw_port), _connect(floor_port)
 
     def raw():

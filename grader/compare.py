@@ -119,7 +119,7 @@ class LocalOracle:
         return self.session
 
 
-def solve_one(find, instance):
+def run_in_process(find, instance):
     """Run `find` on `instance` under a fresh LocalOracle and judge it as
     the grader does (engine.verdict): (its closed Session, Failure or None)."""
     oracle = LocalOracle(instance)
@@ -200,7 +200,7 @@ def run_one(find, instance, *, timeout):
     past the deadline, (tests, Failure) for one that failed."""
     try:
         with deadline(timeout):
-            oracle, failure = solve_one(find, instance)
+            oracle, failure = run_in_process(find, instance)
     except Deadline:
         return None, None
     return oracle.tests, failure

@@ -94,7 +94,7 @@ def tail(text):
     return text if len(text) <= TRACE_CHARS else "..." + text[-TRACE_CHARS:]
 
 
-class Oracle:
+class OracleConnection:
     """One instance's connection to the oracle; `test` is what find gets.
 
     HTTP/1.1 written and read by hand over one kept-alive socket: http.client
@@ -416,7 +416,7 @@ class Worker(http.server.ThreadingHTTPServer):
         """Run the tester on one instance: (status, reply object). With a
         `deadline` (seconds), every thread's stack is printed on stderr
         shortly before it, should the tester still be running."""
-        oracle = Oracle(self.oracle_url, token)
+        oracle = OracleConnection(self.oracle_url, token)
         if deadline is not None:
             faulthandler.dump_traceback_later(deadline - min(STACK_EARLY, deadline / 10))
         try:

@@ -57,7 +57,7 @@ class WorkerOracleClientTest(unittest.TestCase):
         self.worker = bench.load_worker()
 
     def client(self, token):
-        client = self.worker.Oracle(self.oracle.url, token)
+        client = self.worker.OracleConnection(self.oracle.url, token)
         self.addCleanup(client.close)
         return client
 
@@ -111,7 +111,7 @@ class WorkerOracleClientTest(unittest.TestCase):
         listener = socket.create_server(("127.0.0.1", 0))      # accepts, never answers
         self.addCleanup(listener.close)
         self.worker.ORACLE_TIMEOUT = 0.3                       # seconds
-        client = self.worker.Oracle("http://127.0.0.1:%d/" % listener.getsockname()[1], "t")
+        client = self.worker.OracleConnection("http://127.0.0.1:%d/" % listener.getsockname()[1], "t")
         self.addCleanup(client.close)
         started = time.monotonic()
         with self.assertRaisesRegex(TimeoutError, r"^the oracle did not answer a test "

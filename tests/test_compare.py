@@ -83,7 +83,7 @@ class CountingOracleTest(unittest.TestCase):
         """(HTTP result, [(oracle, failure)] in process) for the tester at `path`."""
         result = support.local.evaluate_local(items, tester=path, settings=HTTP_SETTINGS)
         find = compare.load_tester(path, "challenger")
-        return result, [compare.solve_one(find, item) for item in items]
+        return result, [compare.run_in_process(find, item) for item in items]
 
     def test_counts_equal_the_http_oracles_exactly(self):
         items = instances.draw(6, "http-counts")
@@ -127,7 +127,7 @@ class CountingOracleTest(unittest.TestCase):
                 namespace = {}
                 exec(HONEST + "\ndef find(n, priors, test):\n    d = honest(n, priors, test)\n"
                      "    " + body + "\n", namespace)
-                oracle, failure = compare.solve_one(namespace["find"], item)
+                oracle, failure = compare.run_in_process(namespace["find"], item)
                 self.assertEqual(oracle.tests, item["baseline"])
                 if kind is None:
                     self.assertIsNone(failure)
@@ -525,7 +525,7 @@ class OneCountingRuleTest(unittest.TestCase):
                 find = compare.load_tester(path, "challenger")
                 here = []
                 for item in items[:len(http["items"])]:
-                    session, failure = compare.solve_one(find, item)
+                    session, failure = compare.run_in_process(find, item)
                     here.append((session.tests, session.invalid,
                                  failure.kind if failure else None))
                 graded = [(e["tests"], e["invalid_tests"], e.get("kind"))

@@ -46,7 +46,6 @@ import dataclasses
 import hashlib
 import http
 import json
-import math
 import re
 import secrets
 import socket
@@ -54,7 +53,7 @@ import socketserver
 import threading
 import time
 
-from .result import canonical
+from .result import STRICT_DECODER as _DECODER, canonical
 
 TOKEN_BYTES = 24        # 192 bits from `secrets`
 IDLE_TIMEOUT = 60.0     # seconds a connection may sit between requests, or between
@@ -510,19 +509,6 @@ def _recorded(query):
     except RecursionError:              # parsed, yet too deep for the encoder
         return b'"nested too deeply to record"'
 
-
-def _no_constant(name):
-    raise ValueError("%s is not JSON" % name)
-
-
-def _finite(text):
-    value = float(text)
-    if not math.isfinite(value):
-        raise ValueError("%s is out of a float's range" % text[:20])
-    return value
-
-
-_DECODER = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite)   # made once
 
 
 class Oracle:

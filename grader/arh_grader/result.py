@@ -44,7 +44,8 @@ def _finite(text):
     return value
 
 
-_STRICT = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite)
+# strict JSON: no NaN or Infinity, no number past a float's range (the oracle's decoder)
+STRICT_DECODER = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite)
 
 
 def strict_json(data):
@@ -53,7 +54,7 @@ def strict_json(data):
     for anything else, nesting too deep for the parser included."""
     try:
         text = data.decode("utf-8") if isinstance(data, bytes) else data
-        return _STRICT.decode(text)
+        return STRICT_DECODER.decode(text)
     except RecursionError:
         raise ValueError("nested too deeply") from None
     except UnicodeDecodeError as e:

@@ -3,10 +3,10 @@
 from base import run, worker
 
 
-class Oracle(worker.Oracle):
+class OracleConnection(worker.OracleConnection):
     def test(self, pool):
         super().test(pool)
         return super().test(pool)
 
 
-run(Oracle=Oracle)
+run(OracleConnection=OracleConnection)

@@ -3,7 +3,7 @@
 from base import run, worker
 
 
-class Oracle(worker.Oracle):
+class OracleConnection(worker.OracleConnection):
     def test(self, pool):
         try:
             return super().test(pool)
@@ -11,4 +11,4 @@ class Oracle(worker.Oracle):
             return False
 
 
-run(Oracle=Oracle)
+run(OracleConnection=OracleConnection)

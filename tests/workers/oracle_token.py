@@ -4,10 +4,10 @@ refuses (403)."""
 from base import run, worker
 
 
-class Oracle(worker.Oracle):
+class OracleConnection(worker.OracleConnection):
     def __init__(self, url, token):
         super().__init__(url, token)
         self.head = self.head.replace(b"Bearer ", b"bearer ")
 
 
-run(Oracle=Oracle)
+run(OracleConnection=OracleConnection)
