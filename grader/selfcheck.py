@@ -27,7 +27,7 @@ import time
 import grade
 import local
 import problem
-from arh_grader import Failure, Oracle, WorkerClient
+from arh_grader import Failure, Oracle, WorkerClient, write_json
 
 INSTANCES = 3                 # the sample's first instances, for every case
 # Deadlines in seconds. A case that finishes gets far more time than it needs,
@@ -257,7 +257,7 @@ def run_twice_identical(items, workdir):
     blobs = []
     for i in range(2):
         path = os.path.join(workdir, "twice-%d" % i, "result.json")
-        grade.write_json(path, local.evaluate_local(items, tester=tester, quiet=True,
+        write_json(path, local.evaluate_local(items, tester=tester, quiet=True,
                                                     settings=dict(SETTINGS)))
         with open(path, "rb") as f:
             blobs.append(f.read())
