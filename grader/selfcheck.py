@@ -258,7 +258,7 @@ def run_twice_identical(items, workdir):
     for i in range(2):
         path = os.path.join(workdir, "twice-%d" % i, "result.json")
         write_json(path, local.evaluate_local(items, tester=tester, quiet=True,
-                                                    settings=dict(SETTINGS)))
+                                              settings=dict(SETTINGS)))
         with open(path, "rb") as f:
             blobs.append(f.read())
     return blobs[0] == blobs[1]

@@ -168,6 +168,10 @@ class SelfCheckTest(unittest.TestCase):
                                                  check[0] if check else None, items, workdir)
                 self.assertEqual(got, expected, detail)
 
+    def test_two_runs_write_the_same_bytes(self):
+        items = support.grade.load_set(support.SAMPLE)[:selfcheck.INSTANCES]
+        self.assertIs(selfcheck.run_twice_identical(items, support.tmpdir(self)), True)
+
     def test_the_command_reports_all_cases(self):
         status, out, _ = support.run_command(self, "grader/selfcheck.py", "--case", "over_cap")
         self.assertEqual(status, 0)
