@@ -44,6 +44,7 @@ T0=$EPOCHREALTIME
 WORK=$(mktemp -d /tmp/docker-ci.XXXXXX)
 ENGINE_PID=""
 COMPOSE=()
+TQ_COMPOSE=()
 IMAGES=()
 PASSED=0
 FAILED=""
@@ -69,6 +70,9 @@ cleanup() {
     if [ -n "$ENGINE_PID" ] || docker info >/dev/null 2>&1; then
         if [ ${#COMPOSE[@]} -gt 0 ]; then
             "${COMPOSE[@]}" down --volumes --remove-orphans >/dev/null 2>&1 </dev/null
+        fi
+        if [ ${#TQ_COMPOSE[@]} -gt 0 ]; then
+            "${TQ_COMPOSE[@]}" down --volumes --remove-orphans >/dev/null 2>&1 </dev/null
         fi
         docker rm -f "$PROBE" >/dev/null 2>&1
         docker network rm "$PROBE" >/dev/null 2>&1
@@ -409,3 +413,30 @@ pass held_out_worker "no mount, no instance file in its running container"
 "${COMPOSE[@]}" down --volumes </dev/null >"$WORK/down3.log" 2>&1 \
     || { show "$WORK/down3.log"; fail "the third command failed after the held-out run"; }
 [ -z "$(leftovers)" ] || fail "down --volumes after the held-out run left: $(leftovers | tr '\n' ' ')"
+
+# --- 9. the second problem, twenty questions, on the same template -----------
+TQ=examples/twenty-questions
+if [ "${COMPOSE[0]}" = docker-compose ]; then TQ_COMPOSE=(docker-compose -p tq -f "$TQ/compose.yaml")
+else TQ_COMPOSE=(docker compose -p tq -f "$TQ/compose.yaml"); fi
+t=$EPOCHREALTIME
+python3 "$TQ/tq/local.py" --out "$WORK/tq-local" >"$WORK/tq-local.log" 2>&1 \
+    || { show "$WORK/tq-local.log"; fail "$TQ/tq/local.py failed"; }
+set +e
+"${TQ_COMPOSE[@]}" up --build --abort-on-container-exit --exit-code-from grader \
+    </dev/null >"$WORK/tq-up.log" 2>&1
+status=$?
+set -e
+for service in worker grader; do
+    id=$("${TQ_COMPOSE[@]}" ps -a -q "$service" </dev/null 2>/dev/null | head -n 1)
+    [ -z "$id" ] || IMAGES+=("$(docker inspect -f '{{.Image}}' "$id")")
+done
+say tq_up_s "$(since "$t")"
+[ "$status" = 0 ] || { show "$WORK/tq-up.log" 40; fail "twenty questions' first command exited $status"; }
+"${TQ_COMPOSE[@]}" run --rm --no-deps --entrypoint cat grader /result/result.json \
+    </dev/null >"$WORK/tq-docker.json" 2>"$WORK/tq-docker.err" \
+    || { show "$WORK/tq-docker.err"; fail "twenty questions' second command failed"; }
+cmp -s "$WORK/tq-docker.json" "$WORK/tq-local/result.json" \
+    || fail "twenty questions' result.json from Docker differs from $TQ/tq/local.py's"
+pass tq_result_sha256 "$(sha256sum <"$WORK/tq-docker.json" | cut -d' ' -f1) (the same bytes as $TQ/tq/local.py; $(python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print("mean_score %s, bound %s, found %s of %s" % (r["mean_score"], r["bound"], r["found"], r["instances"]))' "$WORK/tq-docker.json"))"
+"${TQ_COMPOSE[@]}" down --volumes </dev/null >"$WORK/tq-down.log" 2>&1 \
+    || { show "$WORK/tq-down.log"; fail "twenty questions' third command failed"; }

@@ -42,6 +42,22 @@ def check_quietly(command):
     return results, out.getvalue()
 
 
+
+def setUpModule():
+    """The workers checked here run binary splitting, whatever src/ holds: the
+    rule one_test_a_request compares their pools with its pools."""
+    global _SAVED
+    _SAVED = os.environ.get("AR_TESTER")
+    os.environ["AR_TESTER"] = support.SPLITTING
+
+
+def tearDownModule():
+    if _SAVED is None:
+        os.environ.pop("AR_TESTER", None)
+    else:
+        os.environ["AR_TESTER"] = _SAVED
+
+
 class ReferenceTest(unittest.TestCase):
     def test_passes_every_rule_as_a_command(self):
         command = " ".join(REFERENCE)

@@ -20,38 +20,23 @@ for path in (PROJECT, ROOT_GRADER):
     if path not in sys.path:
         sys.path.insert(0, path)
 
-import grade  # noqa: E402  (the root's option types and settings reader)
-import local  # noqa: E402
+import local  # noqa: E402  (the template's local run)
 from arh_grader import engine  # noqa: E402
 
-from tq import sets  # noqa: E402
-from tq.plugin import Plugin  # noqa: E402
+from tq import grade, sets  # noqa: E402
 
-SETTINGS = os.path.join(PROJECT, "autoresearch.toml")
 WORKER = os.path.join(PROJECT, "harness", "worker.py")
 TESTER = os.path.join(PROJECT, "src", "tester.py")
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--items", default=sets.DEV_FILE, help="a set (JSON Lines)")
+    grade.add_options(parser, items=sets.DEV_FILE, out=os.path.join(PROJECT, "result"))
     parser.add_argument("--tester", default=TESTER, help="the tester file (src/tester.py)")
-    parser.add_argument("--out", default=os.path.join(PROJECT, "result"),
-                        help="folder for result.json (default: result/)")
-    parser.add_argument("--instance-timeout", type=grade.positive(float), metavar="SECONDS")
-    chosen = parser.add_mutually_exclusive_group()
-    chosen.add_argument("--limit", type=grade.positive(int), metavar="N")
-    chosen.add_argument("--only", type=grade.instance_list, metavar="K[,K...]")
-    parser.add_argument("--transcripts", metavar="DIR")
     args = parser.parse_args(argv)
     sys.stdout.reconfigure(errors="backslashreplace")
-    settings = grade.load_settings(SETTINGS)
-    try:
-        animals = [item["animal"] for item in engine.load_set(
-            args.items, problem=Plugin(pool=1))]
-        plugin = Plugin(pool=sets.pool_of(animals)[1])
-    except engine.Failure:
-        plugin = Plugin(pool=sets.data.ANIMALS)     # engine.run reports the broken set
+    settings = grade.load_settings()
+    plugin = grade.plugin_for(args.items)
 
     def evaluate_with(items, settings, indexes):
         return local.evaluate_local(items, tester=args.tester, settings=settings,

@@ -1,0 +1,95 @@
+"""The twenty-questions grader, as its container runs it: the template's run
+engine, oracle and worker client with this problem's plug-in.
+
+    python3 tq/grade.py --items sample/dev.jsonl --out /result \\
+        --worker http://worker:8080 --oracle-port 8081
+
+A result is written in every case. Exit status: 0 when the submission's
+verdict was written (valid or not), 2 when the set or the grader failed.
+"""
+
+import argparse
+import os
+import sys
+
+PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+for path in (PROJECT, os.path.join(PROJECT, "grader"),                    # in a container
+             os.path.join(PROJECT, os.pardir, os.pardir, "grader")):    # in the repository
+    if os.path.isdir(path) and path not in sys.path:
+        sys.path.insert(0, path)
+
+from arh_grader import Oracle, WorkerClient, engine  # noqa: E402
+
+from tq import sets  # noqa: E402
+from tq.plugin import Plugin  # noqa: E402
+
+SETTINGS = os.path.join(PROJECT, "autoresearch.toml")
+
+
+def load_settings(path=SETTINGS):
+    """autoresearch.toml's [grader] table."""
+    import tomllib         # here, so that Python 3.10 reaches the SDK's version check
+    with open(path, "rb") as f:
+        return tomllib.load(f)["grader"]
+
+
+def plugin_for(path):
+    """The plug-in for the set at `path`: its bound needs the set's pool. A
+    set that does not load gets the whole pool; engine.run reports it."""
+    try:
+        animals = [item["animal"] for item in engine.load_set(path, problem=Plugin(pool=1))]
+    except engine.Failure:
+        return Plugin(pool=sets.data.ANIMALS)
+    return Plugin(pool=sets.pool_of(animals)[1])
+
+
+def add_options(parser, *, items, out):
+    """The options the grader and the local run share."""
+    parser.add_argument("--items", default=items, help="a set (JSON Lines)")
+    parser.add_argument("--out", default=out, help="folder for result.json")
+    parser.add_argument("--instance-timeout", type=float, metavar="SECONDS")
+    chosen = parser.add_mutually_exclusive_group()
+    chosen.add_argument("--limit", type=int, metavar="N")
+    chosen.add_argument("--only", type=lambda text: sorted({int(k) for k in text.split(",")}),
+                        metavar="K[,K...]")
+    parser.add_argument("--transcripts", metavar="DIR")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_options(parser, items=sets.DEV_FILE, out="/result")
+    parser.add_argument("--worker", default="http://worker:8080", help="the worker's URL")
+    parser.add_argument("--oracle-host", default="0.0.0.0")
+    parser.add_argument("--oracle-port", type=int, default=8081)
+    args = parser.parse_args(argv)
+    sys.stdout.reconfigure(errors="backslashreplace")
+    plugin = plugin_for(args.items)
+
+    def evaluate_with(items, settings, indexes):
+        oracle = Oracle(check=plugin.check_query, answer=plugin.answer_query,
+                        host=args.oracle_host, port=args.oracle_port,
+                        record=bool(args.transcripts),
+                        idle_timeout=settings["instance_timeout_s"] + 5).start()
+        try:
+            return engine.evaluate(items, problem=plugin, oracle=oracle,
+                                   worker=WorkerClient(args.worker),
+                                   instance_timeout=settings["instance_timeout_s"],
+                                   run_timeout=settings["run_timeout_s"],
+                                   start_timeout=settings["worker_start_timeout_s"],
+                                   transcripts=args.transcripts, indexes=indexes,
+                                   progress=engine.progress_printer(len(items), key="score"))
+        finally:
+            oracle.stop()
+
+    try:
+        result, path = engine.run(args, problem=plugin, settings=load_settings(),
+                                  evaluate_with=evaluate_with)
+    except engine.UsageError as e:
+        parser.error(str(e))
+    print("\n".join(engine.summary_lines(result, problem=plugin)))
+    print("result: %s" % path)
+    return engine.exit_status(result)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
