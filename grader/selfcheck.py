@@ -264,35 +264,40 @@ def run_twice_identical(items, workdir):
     return blobs[0] == blobs[1]
 
 
+def report(cases, *, stream=sys.stdout):
+    """Run each (name, expected, run) of `cases`, where run() gives (the
+    verdict got, a detail), printing one `case:` line each and the
+    `selfcheck:` total; 0 when every case got its verdict, else 1. Another
+    problem's self-check hands its own cases to this."""
+    started = time.monotonic()
+    failed = total = 0
+    for name, expected, run in cases:
+        got, detail = run()
+        total += 1
+        failed += got != expected
+        stream.write("case: %-22s expected: %-16s got: %-16s %s%s\n" % (
+            name, expected, got, "ok" if got == expected else "DIFFERS",
+            "" if got == expected else "  (%s)" % detail.strip().split("\n")[-1]))
+        stream.flush()
+    stream.write("selfcheck: %d/%d cases as expected (%.1f s)\n"
+                 % (total - failed, total, time.monotonic() - started))
+    return 1 if failed else 0
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--case", default="", help="run only cases whose name holds this")
     args = parser.parse_args(argv)
     items = grade.load_set(grade.SAMPLE)[:INSTANCES]
-    started = time.monotonic()
-    failed = total = 0
     with tempfile.TemporaryDirectory(prefix="selfcheck-") as workdir:
-        for name, expected, source, *rest in CASES:
-            if args.case not in name:
-                continue
-            got, detail = run_case(name, expected, source, rest[0] if rest else None,
-                                   items, workdir)
-            total += 1
-            failed += got != expected
-            print("case: %-22s expected: %-16s got: %-16s %s%s" % (
-                name, expected, got, "ok" if got == expected else "DIFFERS",
-                "" if got == expected else "  (%s)" % detail.strip().split("\n")[-1]))
-            sys.stdout.flush()
+        cases = [(name, expected,
+                  lambda name=name, expected=expected, source=source, rest=rest: run_case(
+                      name, expected, source, rest[0] if rest else None, items, workdir))
+                 for name, expected, source, *rest in CASES if args.case in name]
         if args.case in "identical_bytes":
-            same = run_twice_identical(items, workdir)
-            total += 1
-            failed += not same
-            print("case: %-22s expected: %-16s got: %-16s %s" % (
-                "identical_bytes", "same", "same" if same else "different",
-                "ok" if same else "DIFFERS"))
-    print("selfcheck: %d/%d cases as expected (%.1f s)"
-          % (total - failed, total, time.monotonic() - started))
-    return 1 if failed else 0
+            cases.append(("identical_bytes", "same", lambda: (
+                "same" if run_twice_identical(items, workdir) else "different", "")))
+        return report(cases)
 
 
 if __name__ == "__main__":

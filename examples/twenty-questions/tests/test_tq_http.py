@@ -51,3 +51,31 @@ class HttpRouteTest(unittest.TestCase):
                 self.assertEqual((got_code, result["status"], result["kind"]),
                                  (code, status, kind))
                 self.assertEqual(lines["kind"], kind or "none")
+
+
+class ToolsTest(unittest.TestCase):
+    """The template's self-check and sequential test, for this problem."""
+
+    def command(self, name, *args):
+        done = subprocess.run([sys.executable, os.path.join(tq_support.PROJECT, "tq", name),
+                               *args], capture_output=True, text=True, timeout=300,
+                              stdin=subprocess.DEVNULL)
+        return done.returncode, done.stdout
+
+    def test_the_self_check_gives_every_case_its_verdict(self):
+        status, out = self.command("selfcheck.py")
+        self.assertEqual(status, 0, out)
+        self.assertIn("selfcheck: 8/8 cases as expected", out)
+        self.assertIn("case: reads_set              expected: suspect          got: suspect", out)
+
+    def test_the_baseline_beats_the_fixed_order_and_not_the_reverse(self):
+        weaker = tq_support.tester("fixed_order")
+        cases = [(tq_support.BASELINE, weaker, "accept", "28", "23/5/0"),
+                 (weaker, tq_support.BASELINE, "reject", "23", "5/18/0")]
+        for challenger, incumbent, decision, comparisons, counts in cases:
+            with self.subTest(decision=decision):
+                status, out = self.command("compare.py", "--challenger", challenger,
+                                           "--incumbent", incumbent)
+                lines = dict(line.split(": ", 1) for line in out.splitlines())
+                self.assertEqual((status, lines["decision"], lines["comparisons"],
+                                  lines["W/L/D"]), (0, decision, comparisons, counts))

@@ -1,6 +1,7 @@
 """A tester run in-process, round by round, with every call checked, counted
-and answered by the rules (tq.problem): the reference against which a policy
-graph's evaluation is compared, and the way the exporter sees a tester.
+and answered by the template oracle's own Session under this problem's
+policy (tq.plugin.POLICY): the reference against which a policy graph's
+evaluation is compared, and the way the exporter sees a tester.
 
     module = direct.load_tester("src/tester.py")
     rounds = direct.run_set(module.play, [261, 661, 557])
@@ -15,10 +16,11 @@ raises arh_grader.QueryError into the tester and uses no call.
 
 import importlib.util
 import itertools
+import json
 
-from arh_grader import QueryError
+from arh_grader import QueryError, Session
 
-from tq import problem
+from tq import plugin, problem
 from tq.score import Round
 
 MAX_REFUSED = 10000     # refused queries a round may make before the run gives up
@@ -54,25 +56,26 @@ def run_round(play, animal):
     """Play one round on `animal` (a pool index); its Round. TesterError if
     play raises anything but RoundOver."""
     secret = problem.secret_of({"animal": animal})
+    session = Session(secret, cap=problem.BUDGET, max_body=plugin.MAX_BODY,
+                      check=problem.check_query, answer=problem.answer_query,
+                      policy=plugin.POLICY)
     transcript = []
-    state = {"refused": 0, "over": False}
+    state = {"refused": 0}
 
     def call(query):
-        if state["over"] or len(transcript) >= problem.BUDGET:
+        status, reply, _ = session.submit(json.dumps(query).encode())
+        reply = json.loads(reply)
+        if status == 200:
+            transcript.append((query, reply))
+            return reply
+        if status == 409:
             raise RoundOver("the round has ended: %s" % (
-                "the animal was found" if state["over"] else
+                "the animal was found" if session.ended_by_answer else
                 "all %d calls are used" % problem.BUDGET))
-        try:
-            problem.check_query(secret, query)
-        except QueryError:
-            state["refused"] += 1
-            if state["refused"] > MAX_REFUSED:
-                raise RoundOver("more than %d refused queries" % MAX_REFUSED) from None
-            raise
-        answer = problem.answer_query(secret, query)
-        transcript.append((query, answer))
-        state["over"] = problem.ends_round(secret, query)
-        return answer
+        state["refused"] += 1
+        if state["refused"] > MAX_REFUSED:
+            raise RoundOver("more than %d refused queries" % MAX_REFUSED)
+        raise QueryError(reply["error"])
 
     def ask(question):
         return call({"ask": question})["yes"]
@@ -88,7 +91,9 @@ def run_round(play, animal):
     except (Exception, SystemExit) as e:
         raise TesterError("round on animal %d: play raised %s: %s"
                           % (animal, type(e).__name__, e)) from e
-    return Round(animal, state["over"], len(transcript), state["refused"], tuple(transcript))
+    session.end()
+    return Round(animal, session.ended_by_answer, len(transcript), state["refused"],
+                 tuple(transcript))
 
 
 def run_set(play, animals):

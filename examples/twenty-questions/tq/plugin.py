@@ -17,6 +17,7 @@ from arh_grader import Policy
 from tq import problem, score
 
 MAX_BODY = 64           # bytes of a query at most: {"guess": 1471} with room to spare
+SUSPECT_BITS = 20.0     # saved bits over a set at which a run is flagged (honest: p <= 2**-20)
 DIGITS = 6              # decimals kept of every figure
 POLICY = Policy(count_invalid=problem.INVALID_QUERIES_COUNTED,
                 over_cap="fail" if problem.OVER_BUDGET_FAILS else "end",
@@ -55,7 +56,7 @@ class Plugin:
 
     def summary(self, entries):
         figures = {"mean_score": None, "bound": None, "found": None, "calls": None,
-                   "saved_bits": None}
+                   "saved_bits": None, "suspect": False}
         if entries:
             figures.update(
                 mean_score=round(statistics.fmean(e["score"] for e in entries), DIGITS),
@@ -63,8 +64,10 @@ class Plugin:
                 found=sum(e["found"] for e in entries),
                 calls=round(statistics.fmean(e["calls"] for e in entries), DIGITS),
                 saved_bits=round(sum(e["saved_bits"] for e in entries), DIGITS))
+            figures["suspect"] = figures["saved_bits"] >= SUSPECT_BITS
         return figures
 
     def summary_lines(self, result):
         return ["%s: %s" % (key, result[key]) for key in
-                ("mean_score", "bound", "found", "calls", "instances", "saved_bits")]
+                ("mean_score", "bound", "found", "calls", "instances", "saved_bits")] + [
+            "suspect: %s" % ("true" if result["suspect"] else "false")]

@@ -102,7 +102,7 @@ def read_set(path):
     return items
 
 
-def _order(seed, values):
+def ordered(seed, values):
     """`values` in a random order drawn from `seed` (Fisher-Yates on
     random() alone, the same on every Python)."""
     rng, values = random.Random(seed), list(values)
@@ -115,7 +115,7 @@ def _order(seed, values):
 def public_split():
     """(dev, test, remainder): the dev and test animals in drawn order, and
     the animals of neither, sorted."""
-    order = _order(PUBLIC_SEED, range(data.ANIMALS))
+    order = ordered(PUBLIC_SEED, range(data.ANIMALS))
     dev, test = order[:DEV_COUNT], order[DEV_COUNT:DEV_COUNT + TEST_COUNT]
     return dev, test, sorted(order[DEV_COUNT + TEST_COUNT:])
 
@@ -126,7 +126,7 @@ def draw_held_out(count, seed):
     remainder = public_split()[2]
     if type(count) is not int or not 1 <= count <= len(remainder):
         raise ValueError("count must be an integer in 1..%d, got %r" % (len(remainder), count))
-    return _order("held-out/%s" % seed, remainder)[:count]
+    return ordered("held-out/%s" % seed, remainder)[:count]
 
 
 def pool_of(animals):
