@@ -11,7 +11,6 @@ import support
 import rules
 from support import problem
 from arh_grader import QueryError, canonical
-from arh_grader import oracle as oracle_module
 from fuzz import exchange, request
 
 

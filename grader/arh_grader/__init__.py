@@ -1,13 +1,15 @@
-"""The grader SDK: a counting oracle, a client for the worker, and the
-fixed verdicts with the result writer. Nothing here knows the problem; the
-grader hands the oracle a function that checks a query and one that answers
-it.
+"""The grader SDK, which no problem is part of: the counting oracle (its
+HTTP in oracle.py, its sessions and counting policy in session.py), the
+client for the worker (client.py), the run engine a problem plugs into
+(engine.py), and the fixed verdicts with the result writer (result.py).
 
     oracle = Oracle(check=check, answer=answer, port=8081)
     oracle.start()
     token = oracle.open(secret, cap=100, max_body=4096)
     ...                                # the worker sends its tests
     session = oracle.close(token)      # session.tests is final
+
+or a whole run: engine.evaluate(items, problem=PLUGIN, oracle=oracle, ...).
 """
 
 import sys
@@ -17,7 +19,8 @@ if sys.version_info < (3, 11):      # tomllib, and the containers' Python is 3.1
              % sys.version.split()[0])
 
 from .client import WorkerClient  # noqa: E402
-from .oracle import Oracle, Policy, QueryError, Session  # noqa: E402
+from .oracle import Oracle  # noqa: E402
+from .session import Policy, QueryError, Session  # noqa: E402
 from .result import (KINDS, PLATFORM_KINDS, SUBMISSION_KINDS, Failure, canonical,
                      write_json)
 
