@@ -319,7 +319,7 @@ say result_bytes "$(wc -c <"$WORK/docker-result.json")"
 # --- 6. what the worker's image holds ----------------------------------------
 in_worker() { docker run --rm --network none --user 0 --entrypoint "$1" "$worker_image" "${@:2}"; }
 found=$(in_worker find / -xdev \( -name '*.jsonl' -o -name autoresearch.toml -o -name grade.py \
-    -o -name problem.py -o -name arh_grader -o -name 'grader' -o -name items.jsonl \) -print)
+    -o -name problem.py -o -name arh_grader -o -name group_testing -o -name 'grader' -o -name items.jsonl \) -print)
 [ -z "$found" ] || fail "the worker's image holds instance or grader files: $(echo $found)"
 top=$(in_worker find /app -mindepth 1 -maxdepth 1 -printf '%f\n' | LC_ALL=C sort | tr '\n' ' ')
 [ "$top" = "harness src " ] || fail "the worker's /app holds '$top', not harness and src only"

@@ -45,11 +45,10 @@ import threading
 import time
 
 import grade
-import instances
 import local
-import problem
 import selfcheck
-from arh_grader import Oracle, canonical
+from arh_grader import Oracle, canonical, local_run
+from group_testing import instances, problem
 
 WORKER = os.path.join(grade.ROOT, "harness", "worker.py")
 REQUESTS = 5000          # timed round trips of each kind
@@ -134,7 +133,7 @@ def _client(raw_port, floor_port, url, token, pool, requests, warmup):
     """The measuring process, on CLIENT_CORE: blocks of raw round trips, of
     floor ones and of harness/worker.py's Oracle.test, in turn, so that all
     three meet the same machine. ({kind: times in ns}, tests made)."""
-    local.pin(0, CLIENT_CORE)
+    local_run.pin(0, CLIENT_CORE)
     worker = load_worker()
     request = worker.encode_pool(pool)
     reply = bytearray(len(REPLY))
@@ -232,13 +231,13 @@ def _peak_mib(pid):
 def _run_local(items_path, tester, out):
     """In a fresh process: grader/local.py's main on the set with `tester`;
     (wall seconds, grader peak MiB, worker peak MiB)."""
-    worker_peaks, stop_worker = [], local.stop_worker
+    worker_peaks, stop_worker = [], local_run.stop_worker
 
     def measure_and_stop(proc):            # this process runs nothing else
         worker_peaks.append(_peak_mib(proc.pid))
         stop_worker(proc)
 
-    local.stop_worker = measure_and_stop
+    local_run.stop_worker = measure_and_stop
     started = time.perf_counter()
     with contextlib.redirect_stdout(sys.stderr):
         status = local.main(["--items", items_path, "--tester", tester, "--out", out])
@@ -294,7 +293,7 @@ def main(argv=None):
     if args.requests < 1 or args.instances < 0 or not 1 <= args.pool_items <= N:
         parser.error("--requests must be at least 1, --instances at least 0 and "
                      "--pool-items in 1..%d" % N)
-    local.pin(0, SERVER_CORE)
+    local_run.pin(0, SERVER_CORE)
     sys.stderr.write("bench: %d round trips of each kind: raw, floor, harness\n"
                      % args.requests)
     figures = measure_rtt(requests=args.requests, warmup=min(WARMUP, args.requests),

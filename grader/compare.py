@@ -55,13 +55,12 @@ import traceback
 import compare_log
 import compare_state
 import grade
-import instances
-import problem
 import sprt
 from arh_grader import Failure, Session, engine
 from arh_grader.client import MAX_RESPONSE
 from compare_log import UsageError
 from compare_state import ROLES
+from group_testing import instances, problem
 
 TRACE_CHARS = 2000     # characters of a tester's traceback kept in a failure
 REPEAT_S = 0.5         # seconds between reminders to a tester that ignored its deadline

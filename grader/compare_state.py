@@ -30,10 +30,9 @@ import hashlib
 import os
 import secrets
 
-import instances
-import problem
 import sprt
 from arh_grader import canonical, write_json
+from group_testing import instances, problem
 
 FORMAT = 2             # the layout version of the state file
 REPLAYS = 3            # entries run again when a state is taken up (the last among them)

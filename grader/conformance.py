@@ -33,11 +33,9 @@ import tempfile
 import threading
 import time
 
-import calibration
-import problem
 import rules
-import workers
-from arh_grader import Oracle
+from arh_grader import Oracle, workers
+from group_testing import calibration, problem
 from conformance_requests import (N, PRIORS, REPLY_WAIT, RequestRules, described, get,
                                   is_json, json_of, post, solve_body, status)
 

@@ -14,7 +14,7 @@ import json
 import time
 
 import rules
-import workers
+from arh_grader import workers
 
 REPLY_WAIT = 10.0       # seconds to wait for the reply to a bad request
 DRIP = 0.2              # seconds between the two halves of a body in `stalled_408`

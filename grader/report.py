@@ -38,7 +38,7 @@ import sys
 
 import grade
 import picture
-import problem
+from group_testing import plugin, problem
 
 TOP = 10                 # instances listed under above_floor and under lost_most
 CONFIDENCE = 0.95        # of the interval on the mean difference
@@ -92,7 +92,7 @@ def floor(item):
 
 
 def _round(x):
-    return round(x, grade.DIGITS)
+    return round(x, plugin.DIGITS)
 
 
 def family_rows(items):

@@ -12,7 +12,7 @@ Verdicts are the kinds, or `valid`, `suspect` (valid but flagged) and
 `nondeterministic` (two runs whose transcripts differ).
 
 Nothing here reads src/: the honest tester of every case is binary
-splitting as the grader counts the baseline (grader/calibration.py's split
+splitting as the grader counts the baseline (grader/group_testing/calibration.py's split
 on all items), so the self-check gives the same verdicts whatever tester is
 being improved.
 """
@@ -22,12 +22,11 @@ import json
 import os
 import sys
 import tempfile
-import time
 
 import grade
 import local
-import problem
-from arh_grader import Failure, Oracle, WorkerClient, write_json
+from arh_grader import Failure, Oracle, WorkerClient, engine, local_run, write_json
+from group_testing import problem
 
 INSTANCES = 3                 # the sample's first instances, for every case
 # Deadlines in seconds. A case that finishes gets far more time than it needs,
@@ -38,7 +37,7 @@ SETTINGS = {"instance_timeout_s": 60.0, "run_timeout_s": 300.0,
             "worker_start_timeout_s": 30.0}
 HANG_TIMEOUT_S = 3.0
 
-with open(os.path.join(grade.ROOT, "grader", "calibration.py"), encoding="utf-8") as _f:
+with open(os.path.join(grade.ROOT, "grader", "group_testing", "calibration.py"), encoding="utf-8") as _f:
     # binary splitting as a tester file: exactly problem.baseline_tests's count
     BASELINE = _f.read().replace("def find(", "def grouped_find(") + """
 
@@ -171,13 +170,6 @@ PLATFORM_CASES = ("blank_line", "oracle_raises")
 BLANK_LINE = 2          # the line of the blank_line case's set that is left blank
 
 
-def verdict(result):
-    """A result's verdict: its kind, or valid / suspect."""
-    if result["status"] != "valid":
-        return result["kind"]
-    return "suspect" if result["suspect"] else "valid"
-
-
 def run_case(name, expected, source, check, items, workdir):
     """Run one case; (verdict it got, detail)."""
     folder = os.path.join(workdir, name)
@@ -199,12 +191,12 @@ def run_case(name, expected, source, check, items, workdir):
         results = [local.evaluate_local(items, tester=tester, settings=dict(settings),
                                         quiet=True)
                    for _ in range(runs)]
-        if runs == 2 and verdict(results[0]) == "valid":
+        if runs == 2 and engine.run_verdict(results[0]) == "valid":
             differ = [a["index"] for a, b in zip(results[0]["items"], results[1]["items"])
                       if a["transcript"] != b["transcript"]]
             if differ:
                 return "nondeterministic", "first on instance %d" % differ[0]
-    got = verdict(results[0])
+    got = engine.run_verdict(results[0])
     if got != "valid" or check is None:
         return got, results[0]["message"] or ""
     problem_found = check(results[0])
@@ -237,15 +229,16 @@ def evaluate_failing_oracle(items, *, tester, settings):
                     idle_timeout=settings["instance_timeout_s"] + 5).start()
     proc = None
     try:
-        proc, url = local.start_worker(oracle_url=oracle.url, tester=tester, quiet=True,
-                                       timeout=settings["worker_start_timeout_s"])
+        proc, url = local_run.start_worker(oracle_url=oracle.url, tester=tester, quiet=True,
+                                           worker=local.WORKER,
+                                           timeout=settings["worker_start_timeout_s"])
         return grade.evaluate(items, oracle=oracle, worker=WorkerClient(url),
                               instance_timeout=settings["instance_timeout_s"],
                               run_timeout=settings["run_timeout_s"],
                               start_timeout=settings["worker_start_timeout_s"])
     finally:
         if proc is not None:
-            local.stop_worker(proc)
+            local_run.stop_worker(proc)
         oracle.stop()
 
 
@@ -264,26 +257,6 @@ def run_twice_identical(items, workdir):
     return blobs[0] == blobs[1]
 
 
-def report(cases, *, stream=sys.stdout):
-    """Run each (name, expected, run) of `cases`, where run() gives (the
-    verdict got, a detail), printing one `case:` line each and the
-    `selfcheck:` total; 0 when every case got its verdict, else 1. Another
-    problem's self-check hands its own cases to this."""
-    started = time.monotonic()
-    failed = total = 0
-    for name, expected, run in cases:
-        got, detail = run()
-        total += 1
-        failed += got != expected
-        stream.write("case: %-22s expected: %-16s got: %-16s %s%s\n" % (
-            name, expected, got, "ok" if got == expected else "DIFFERS",
-            "" if got == expected else "  (%s)" % detail.strip().split("\n")[-1]))
-        stream.flush()
-    stream.write("selfcheck: %d/%d cases as expected (%.1f s)\n"
-                 % (total - failed, total, time.monotonic() - started))
-    return 1 if failed else 0
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--case", default="", help="run only cases whose name holds this")
@@ -297,7 +270,7 @@ def main(argv=None):
         if args.case in "identical_bytes":
             cases.append(("identical_bytes", "same", lambda: (
                 "same" if run_twice_identical(items, workdir) else "different", "")))
-        return report(cases)
+        return engine.check_cases(cases)
 
 
 if __name__ == "__main__":

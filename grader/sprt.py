@@ -37,7 +37,7 @@ where beta' is the truncated test's own error, and the ceiling never accepts.
 The exact figures for any settings: `sprt_exact.py` and `--exact` above.
 
 The defaults are provisional, to be calibrated on a pair of testers whose
-true difference is known (grader/calibration.py against the shipped binary
+true difference is known (grader/group_testing/calibration.py against the shipped binary
 splitting, for one): alpha and beta too small and no challenger is ever
 accepted, too large and the incumbent is replaced on noise; a ceiling near
 the draw rate of a real improvement rejects it.

@@ -8,7 +8,7 @@ import sys
 import tempfile
 
 if sys.version_info < (3, 11):      # one line, not a failed import per test module
-    sys.stderr.write("group-testing needs Python 3.11 or newer; this is Python %s\n"
+    sys.stderr.write("the grader needs Python 3.11 or newer; this is Python %s\n"
                      % sys.version.split()[0])
     sys.stderr.flush()
     os._exit(2)
@@ -20,8 +20,8 @@ if GRADER not in sys.path:
 
 import grade  # noqa: E402
 import local  # noqa: E402
-import problem  # noqa: E402
-from arh_grader import Oracle  # noqa: E402
+from arh_grader import Oracle, local_run  # noqa: E402
+from group_testing import problem  # noqa: E402
 
 SAMPLE = os.path.join(ROOT, "sample", "items.jsonl")
 SHIPPED = os.path.join(ROOT, "src", "tester.py")   # whatever tester is being improved
@@ -63,8 +63,9 @@ def start_oracle(case, **options):
 
 def start_worker(case, oracle_url, tester=SPLITTING):
     """A live worker process (harness/worker.py); (process, URL)."""
-    proc, url = local.start_worker(oracle_url=oracle_url, tester=tester, timeout=20)
-    case.addCleanup(local.stop_worker, proc)
+    proc, url = local_run.start_worker(oracle_url=oracle_url, tester=tester, timeout=20,
+                                       worker=local.WORKER)
+    case.addCleanup(local_run.stop_worker, proc)
     return proc, url
 
 

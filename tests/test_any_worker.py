@@ -9,7 +9,7 @@ import sys
 import unittest
 
 import support
-import workers
+from arh_grader import workers
 
 REFERENCE = [sys.executable, os.path.join(support.ROOT, "harness", "worker.py")]
 LIMIT = "5"             # instances of the sample graded in each run

@@ -1,4 +1,4 @@
-"""The cheat flag (grader/cheat.py): honest testers are not flagged over
+"""The cheat flag (grader/group_testing/cheat.py): honest testers are not flagged over
 thousands of instances, and a tester that reads the answers is flagged
 however it spreads its savings.
 
@@ -15,9 +15,7 @@ import sys
 import unittest
 
 import support
-import cheat
-import calibration
-import instances
+from group_testing import calibration, cheat, instances
 from support import grade, problem
 
 TESTERS = os.path.join(support.ROOT, "tests", "testers")

@@ -15,11 +15,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))   # also as tests
 import support  # noqa: E402
 import compare  # noqa: E402
 import compare_state  # noqa: E402
-import instances  # noqa: E402
+from group_testing import instances  # noqa: E402
 import selfcheck  # noqa: E402
 import sprt  # noqa: E402
 
-CALIBRATION = os.path.join(support.GRADER, "calibration.py")
+CALIBRATION = os.path.join(support.GRADER, "group_testing", "calibration.py")
 SEED = "compare-test"
 HTTP_SETTINGS = {"instance_timeout_s": 10.0, "run_timeout_s": 60.0,
                  "worker_start_timeout_s": 10.0}

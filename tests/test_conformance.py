@@ -1,7 +1,7 @@
 """grader/conformance.py: the reference worker passes every rule, as a
 command and at a URL; each broken worker of tests/workers fails its own rule
 and no other; bad options and workers that never listen are named. And
-grader/workers.py, which starts worker commands and kills them."""
+grader/arh_grader/workers.py, which starts worker commands and kills them."""
 
 import concurrent.futures
 import io
@@ -12,7 +12,7 @@ import unittest
 
 import support
 import conformance
-import workers
+from arh_grader import workers
 
 WORKERS = os.path.join(support.ROOT, "tests", "workers")
 REFERENCE = [sys.executable, os.path.join(support.ROOT, "harness", "worker.py")]

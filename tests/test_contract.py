@@ -15,9 +15,8 @@ import unittest
 
 import support
 import rules
-import workers
+from arh_grader import Failure, Oracle, WorkerClient, workers
 from support import problem
-from arh_grader import Failure, Oracle, WorkerClient
 
 sys.path.insert(0, os.path.join(support.ROOT, "harness"))
 import worker  # noqa: E402

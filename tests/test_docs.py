@@ -37,7 +37,7 @@ class ProgramTableTest(unittest.TestCase):
         for column, key in self.COLUMNS.items():
             self.assertEqual(row[column], stats[key], column)
         status, _, err = support.run_command(self, "grader/local.py", "--tester",
-                                             "grader/calibration.py", "--items", items_path,
+                                             "grader/group_testing/calibration.py", "--items", items_path,
                                              "--out", out)
         self.assertEqual(status, 0, err)
         status, mmi_out, err = support.run_command(self, "grader/mmi.py",

@@ -17,7 +17,7 @@ import unittest
 
 import support
 from support import grade
-from arh_grader import WorkerClient
+from arh_grader import Failure, WorkerClient, engine
 from arh_grader.result import MESSAGE_CHARS
 
 GRACE = 2.0          # seconds past a deadline within which a run has ended
@@ -162,19 +162,19 @@ class VerdictTest(unittest.TestCase):
         self.assertIn("\ud800 lone, \x1b[2J cleared", result["message"])
         self.assertIn("\\ud800 lone, \\x1b[2J cleared, \\x00 nul", stdout)
         self.assertNotIn("\x1b", stdout)
-        self.assertLess(len(stdout), 2 * grade.CONSOLE_CHARS)
+        self.assertLess(len(stdout), 2 * engine.CONSOLE_CHARS)
         self.assertEqual(stdout.splitlines()[-2][:8], "result: ")
 
     def test_a_message_of_megabytes_is_kept_and_printed_cut(self):
         text = "a" * 3_000_000 + "\ud800\x07" + "z" * 10
-        failure = grade.Failure("no_answer", text)
+        failure = Failure("no_answer", text)
         self.assertEqual(len(failure.message), MESSAGE_CHARS + len(
             "\n... [%d characters cut] ...\n" % (len(text) - MESSAGE_CHARS)))
         self.assertTrue(failure.message.endswith("\ud800\x07" + "z" * 10))
         shown = grade.printable(failure.message)
         self.assertTrue(shown.endswith("\\ud800\\x07" + "z" * 10))
         self.assertIn("characters cut", shown)
-        self.assertLess(len(shown), grade.CONSOLE_CHARS + 100)
+        self.assertLess(len(shown), engine.CONSOLE_CHARS + 100)
         shown.encode("ascii")                           # prints on any console
 
 

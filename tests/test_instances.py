@@ -6,7 +6,7 @@ import unittest
 
 import support
 from support import problem
-import instances
+from group_testing import instances
 
 
 class InstancesTest(unittest.TestCase):

@@ -80,7 +80,7 @@ class OldPythonTest(unittest.TestCase):
                                       stdin=subprocess.DEVNULL)
                 self.assertNotEqual(done.returncode, 0)
                 self.assertEqual(done.stdout, "")
-                self.assertRegex(done.stderr, r"^group-testing needs Python 3\.11 or newer; "
+                self.assertRegex(done.stderr, r"^the grader needs Python 3\.11 or newer; "
                                               r"this is Python 3\.10\.\d+\n$")
 
 

@@ -10,7 +10,7 @@ import unittest
 
 import support
 import selfcheck
-from support import local
+from arh_grader import local_run
 
 LIMIT = 3      # instances a run grades
 
@@ -121,7 +121,7 @@ class TranscriptTest(unittest.TestCase):
         ]
         for runs, expected in cases:
             with self.subTest(runs=runs):
-                self.assertEqual(local.first_difference(runs), expected)
+                self.assertEqual(local_run.first_difference(runs), expected)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 """The grader SDK, which no problem is part of: the counting oracle (its
 HTTP in oracle.py, its sessions and counting policy in session.py), the
 client for the worker (client.py), the run engine a problem plugs into
-(engine.py), and the fixed verdicts with the result writer (result.py).
+(engine.py), the fixed verdicts with the result writer (result.py), and
+the local run: a problem's worker started on this machine beside the oracle
+(local_run.py), or a worker of any language from its command (workers.py).
 
     oracle = Oracle(check=check, answer=answer, port=8081)
     oracle.start()
@@ -15,7 +17,7 @@ or a whole run: engine.evaluate(items, problem=PLUGIN, oracle=oracle, ...).
 import sys
 
 if sys.version_info < (3, 11):      # tomllib, and the containers' Python is 3.13
-    sys.exit("group-testing needs Python 3.11 or newer; this is Python %s"
+    sys.exit("the grader needs Python 3.11 or newer; this is Python %s"
              % sys.version.split()[0])
 
 from .client import WorkerClient  # noqa: E402

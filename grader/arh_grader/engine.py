@@ -204,6 +204,38 @@ def summary_lines(result, *, problem):
     return lines + problem.summary_lines(result)
 
 
+# ---- verdicts of whole runs, for a self-check -------------------------------
+
+def run_verdict(result):
+    """A result's verdict: its kind, or `valid`, or `suspect` when the problem
+    flagged a valid run (its `suspect` figure)."""
+    if result["status"] != "valid":
+        return result["kind"]
+    return "suspect" if result.get("suspect") else "valid"
+
+
+def check_cases(cases, *, stream=sys.stdout):
+    """Run each (name, expected, run) of `cases`, where run() gives (the
+    verdict got, a detail), printing one `case:` line each and the
+    `selfcheck:` total; 0 when every case got its verdict, else 1. Each
+    problem's self-check hands its own cases to this."""
+    started = time.monotonic()
+    failed = total = 0
+    for name, expected, run in cases:
+        got, detail = run()
+        total += 1
+        failed += got != expected
+        stream.write("case: %-22s expected: %-16s got: %-16s %s%s\n" % (
+            name, expected, got, "ok" if got == expected else "DIFFERS",
+            "" if got == expected else "  (%s)" % detail.strip().split("\n")[-1]))
+        stream.flush()
+    stream.write("selfcheck: %d/%d cases as expected (%.1f s)\n"
+                 % (total - failed, total, time.monotonic() - started))
+    return 1 if failed else 0
+
+
+# ---- the console -------------------------------------------------------------
+
 def printable(text, *, limit=CONSOLE_CHARS):
     """`text` safe for any console: characters that are not printable (control
     characters, lone surrogates) escaped, line ends kept, and cut to `limit`

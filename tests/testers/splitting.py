@@ -1,7 +1,7 @@
 """A test fixture: binary splitting, frozen, so that tests which need known
 counts never depend on what src/tester.py holds.
 
-It makes exactly the baseline's tests (grader/problem.py's baseline_tests)
+It makes exactly the baseline's tests (grader/group_testing/problem.py's baseline_tests)
 on every instance, and so scores exactly 1.0. Test every item not yet
 resolved; if the pool is positive, halve it down to one defective (test the
 first half; when that is negative, the second half holds a defective and is

@@ -20,8 +20,7 @@ for path in (PROJECT, ROOT_GRADER):
     if path not in sys.path:
         sys.path.insert(0, path)
 
-import local  # noqa: E402  (the template's local run)
-from arh_grader import engine  # noqa: E402
+from arh_grader import engine, local_run  # noqa: E402  (the template's run engine and local run)
 
 from tq import grade, sets  # noqa: E402
 
@@ -39,7 +38,7 @@ def main(argv=None):
     plugin = grade.plugin_for(args.items)
 
     def evaluate_with(items, settings, indexes):
-        return local.evaluate_local(items, tester=args.tester, settings=settings,
+        return local_run.evaluate_local(items, tester=args.tester, settings=settings,
                                     transcripts=args.transcripts, indexes=indexes,
                                     problem=plugin, worker_file=WORKER,
                                     progress=engine.progress_printer(len(items), key="score"))

@@ -20,9 +20,7 @@ for path in (PROJECT, ROOT_GRADER):
     if path not in sys.path:
         sys.path.insert(0, path)
 
-import local  # noqa: E402  (the template's local run)
-import selfcheck  # noqa: E402  (the template's self-check)
-from arh_grader import engine  # noqa: E402
+from arh_grader import engine, local_run  # noqa: E402  (the template's run engine and local run)
 
 from tq import grade, sets  # noqa: E402
 from tq.local import TESTER, WORKER  # noqa: E402
@@ -52,10 +50,10 @@ def run_case(name, expected, tester, items, plugin, workdir):
         tester = os.path.join(folder, os.path.basename(tester))
         with open(os.path.join(folder, "set.jsonl"), "w", encoding="utf-8") as f:
             f.write(sets.dumps([item["animal"] for item in items]))
-    runs = [local.evaluate_local(items, tester=tester, settings=dict(SETTINGS), quiet=True,
+    runs = [local_run.evaluate_local(items, tester=tester, settings=dict(SETTINGS), quiet=True,
                                  problem=plugin, worker_file=WORKER)
             for _ in range(2 if expected == "nondeterministic" else 1)]
-    got = selfcheck.verdict(runs[0])
+    got = engine.run_verdict(runs[0])
     if got == "valid" and len(runs) == 2 and \
             [e["transcript"] for e in runs[0]["items"]] != [e["transcript"] for e in runs[1]["items"]]:
         return "nondeterministic", "the transcripts differ"
@@ -66,7 +64,7 @@ def main(argv=None):
     items = engine.load_set(sets.DEV_FILE, problem=grade.plugin_for(sets.DEV_FILE))[:ROUNDS]
     plugin = grade.plugin_for(sets.DEV_FILE)
     with tempfile.TemporaryDirectory(prefix="tq-selfcheck-") as workdir:
-        return selfcheck.report([
+        return engine.check_cases([
             (name, expected, lambda name=name, expected=expected, tester=tester:
              run_case(name, expected, tester, items, plugin, workdir))
             for name, expected, tester in CASES])

@@ -5,10 +5,10 @@ prior stays at most 1, and runs binary splitting inside each group. It lives
 on the grader's side so that edits to src/ never move it, and it runs through
 the same worker and oracle as any tester:
 
-    python3 grader/local.py --tester grader/calibration.py
+    python3 grader/local.py --tester grader/group_testing/calibration.py
 
 It imports nothing of the project, as a tester must not. Its `split` on all
-items as one group is binary splitting itself: grader/problem.py counts the
+items as one group is binary splitting itself: grader/group_testing/problem.py counts the
 baseline with it.
 """
 

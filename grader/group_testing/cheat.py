@@ -24,7 +24,7 @@ SUSPECT_BITS. PROGRAM.md ("What counts as cheating") has the proofs.
 
 import math
 
-import problem
+from . import problem
 
 SUSPECT_BITS = 20.0     # cheat_bits at which a run is flagged (p <= 2**-20 if honest)
 DIGITS = 6              # decimals kept of every figure

@@ -8,7 +8,7 @@ oracle in arh_grader knows nothing of this module: grade.py hands it
 
 import math
 
-import calibration
+from . import calibration
 from arh_grader import QueryError, canonical
 
 N_MIN, N_MAX = 64, 512          # items an instance, inclusive

@@ -1,0 +1,170 @@
+"""A whole evaluation on this machine, without Docker: the problem's worker
+and the oracle as two processes on loopback, as the platform runs them.
+
+    result = local_run.evaluate_local(items, tester="src/tester.py",
+                                      settings=settings, problem=PLUGIN,
+                                      worker_file="harness/worker.py")
+
+The worker runs with the standard library only, in a fresh temporary
+working directory, and is killed with everything it started when the
+evaluation ends, however it ends; it also exits within a second of this
+process's death. A worker that does not start is Failure `no_answer`.
+Each problem's local.py is this module with its command line.
+"""
+
+import fcntl
+import itertools
+import os
+import queue
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+
+from . import engine, workers
+from .client import WorkerClient
+from .oracle import Oracle
+from .result import Failure
+
+LISTENING = "worker: listening on "
+REAP_WAIT = 5.0          # seconds to wait for a killed worker to be reaped
+# The worker's Python as in its container: the standard library only (-S: no
+# site-packages; -I: no user site, no PYTHON* variables), no bytecode files
+# (-B), output unbuffered (-u).
+WORKER_FLAGS = ("-I", "-S", "-B", "-u")
+
+
+def pin(pid, core):
+    """Keep process `pid` (0: this one) on `core`, where there is one."""
+    if hasattr(os, "sched_setaffinity") and (os.cpu_count() or 1) > core:
+        try:
+            os.sched_setaffinity(pid, {core})
+        except OSError:
+            pass
+
+
+def start_worker(*, oracle_url, tester, timeout, worker, quiet=False, cwd=None):
+    """Start `worker` (a harness/worker.py) on a free loopback port; (process, URL).
+
+    The worker runs with the standard library only, as in its container
+    (WORKER_FLAGS). Its stderr is forwarded to ours once it listens; its stdout
+    (what the tester prints) goes to our stderr as well, keeping stdout for
+    the summary. With `quiet` both are dropped: a failing tester's traceback
+    is in the result's message anyway. Failure `no_answer` if it does not
+    listen within `timeout`. The worker runs in `cwd` (default: this
+    process's), with TMPDIR set to it, and exits when this process dies.
+    """
+    cwd = cwd or os.getcwd()
+    env = dict(os.environ, AR_ORACLE_URL=oracle_url, AR_WORKER_HOST="127.0.0.1",
+               AR_WORKER_PORT="0", AR_TESTER=os.path.abspath(tester),
+               AR_PARENT_PID=str(os.getpid()), TMPDIR=cwd)
+    proc = subprocess.Popen([sys.executable, *WORKER_FLAGS, worker], env=env,
+                            stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL if quiet else sys.stderr.fileno(),
+                            stderr=subprocess.PIPE, cwd=cwd,
+                            start_new_session=True)
+    pin(proc.pid, 0)
+    lines = queue.Queue()
+
+    def forward():
+        with proc.stderr:
+            for raw in proc.stderr:
+                line = raw.decode("utf-8", "replace")
+                if line.startswith(LISTENING):
+                    lines.put(line[len(LISTENING):].strip())
+                elif not quiet:
+                    sys.stderr.write(line)
+        lines.put(None)
+
+    threading.Thread(target=forward, daemon=True).start()
+    try:
+        url = lines.get(timeout=timeout)
+    except queue.Empty:
+        url = None
+    if url is None:
+        stop_worker(proc)
+        raise Failure("no_answer", "the worker did not start listening within %.0f s "
+                      "(exit status %s); does %s import?" % (timeout, proc.poll(), tester))
+    return proc, url
+
+
+stop_worker = workers.stop       # its whole process group, SIGKILL
+
+
+def evaluate_local(items, *, tester, settings, transcripts=None, progress=None,
+                   quiet=False, indexes=None, worker_url=None, worker_command=None,
+                   oracle_host="127.0.0.1", oracle_port=0, problem, worker_file):
+    """Grade `items` through a fresh oracle and a worker, and return the
+    result dict: by default a fresh harness/worker.py running `tester`;
+    with `worker_url` a worker already running there (the oracle then
+    listens where it expects it: `oracle_host`, `oracle_port`); with
+    `worker_command` a worker of any language started from it on free
+    ports. A worker started here is gone when this returns. `problem` is the
+    engine's problem object, `worker_file` the problem's worker."""
+    oracle = Oracle(check=problem.check_query, answer=problem.answer_query,
+                    record=bool(transcripts), host=oracle_host, port=oracle_port,
+                    idle_timeout=settings["instance_timeout_s"] + 5).start()
+    proc = None
+    home = tempfile.mkdtemp(prefix="worker-")       # the worker's cwd and TMPDIR
+    start_timeout = settings["worker_start_timeout_s"]
+    try:
+        try:
+            if worker_url is not None:
+                url = worker_url
+            elif worker_command is not None:
+                proc, url = workers.start(worker_command, oracle_url=oracle.url,
+                                          log=None if quiet else sys.stderr.fileno())
+                pin(proc.pid, 0)
+                workers.wait_listening(proc, url, timeout=start_timeout)
+            else:
+                proc, url = start_worker(oracle_url=oracle.url, tester=tester, quiet=quiet,
+                                         timeout=start_timeout, cwd=home, worker=worker_file)
+        except workers.WorkerError as e:
+            return engine.summarize(problem, [], Failure("no_answer", str(e)))
+        except Failure as failure:
+            return engine.summarize(problem, [], failure)
+        return engine.evaluate(items, problem=problem, oracle=oracle, worker=WorkerClient(url),
+                              instance_timeout=settings["instance_timeout_s"],
+                              run_timeout=settings["run_timeout_s"],
+                              start_timeout=start_timeout,
+                              transcripts=transcripts, progress=progress, indexes=indexes)
+    finally:
+        if proc is not None:
+            stop_worker(proc)
+        oracle.stop()
+        shutil.rmtree(home, ignore_errors=True)
+
+
+COMPARED = ("tests", "invalid_tests", "transcript")   # what --repeat compares, in order
+
+
+def first_difference(runs):
+    """The first difference between run 1 and another, earliest instance
+    first, as a line to print; None if every run has the same instances with
+    the same COMPARED values."""
+    for entries in itertools.zip_longest(*(run["items"] for run in runs)):
+        first = entries[0]
+        for k, entry in enumerate(entries[1:], 2):
+            if entry is None or first is None:
+                return ("instance %d (graded in only one of runs 1 and %d)"
+                        % ((first or entry)["index"], k))
+            for key in COMPARED:
+                if entry[key] != first[key]:
+                    return ("instance %d (%s differ between runs 1 and %d: %s and %s)"
+                            % (first["index"], key.replace("_", " "), k,
+                               first[key], entry[key]))
+    return None
+
+
+def lock_output(folder):
+    """Hold `folder`'s lock for this process's life; False if another run
+    holds it."""
+    os.makedirs(folder, exist_ok=True)
+    fd = os.open(os.path.join(folder, ".lock"), os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return False
+    return True

@@ -1,0 +1,138 @@
+"""Draw instance sets, and print a set's statistics.
+
+    python3 grader/instances.py --count 500 --seed 7 > set.jsonl
+    python3 grader/instances.py --stats sample/items.jsonl
+
+One instance a line: {"n", "family", "priors", "defectives", "baseline"}.
+The same seed gives the same bytes on every machine; without --seed a secret
+seed is drawn, used once and never shown, so nobody can draw the set again.
+Each instance is drawn from generators of its own, seeded by the set's seed
+and the instance's index, so `draw(k, seed)` is the first k lines of a longer
+set, and instances are independent and identically distributed.
+"""
+
+import argparse
+import json
+import math
+import os
+import random
+import secrets
+import statistics
+import sys
+
+from arh_grader import Failure, engine
+
+from . import plugin, problem
+
+SAMPLE_SEED = "group-testing-sample"  # sample/items.jsonl is draw(40, SAMPLE_SEED)
+SAMPLE_COUNT = 40
+PRIOR_DIGITS = 6                      # significant digits kept of each prior
+
+
+def _prior(x):
+    return float("%.*g" % (PRIOR_DIGITS, x))
+
+
+def _log_uniform(rng, low, high):
+    return math.exp(rng.uniform(math.log(low), math.log(high)))
+
+
+def draw_priors(rng, family, n):
+    """n priors of one family, shuffled (SPEC's calibration)."""
+    if family == "uniform":
+        priors = [_log_uniform(rng, 0.015, 0.05)] * n
+    elif family == "two-tier":
+        high = round(n * rng.uniform(0.03, 0.10))
+        low_p = _log_uniform(rng, 0.004, 0.02)
+        priors = [rng.uniform(0.10, 0.30) for _ in range(high)] + [low_p] * (n - high)
+    elif family == "log-normal":
+        s = rng.uniform(1.25, 1.5)
+        mu = math.log(_log_uniform(rng, 0.01, 0.03)) - s * s / 2
+        priors = [min(0.5, math.exp(rng.gauss(mu, s))) for _ in range(n)]
+    else:
+        raise ValueError("unknown family %r" % (family,))
+    priors = [_prior(p) for p in priors]
+    rng.shuffle(priors)
+    return priors
+
+
+def draw_instance(seed, index):
+    """Instance `index` of the set drawn with `seed`: n, the family (each
+    with the same chance) and the priors from one generator, the defectives
+    from another of their own, so that neither stream shifts the other."""
+    rng = random.Random("%s/%d" % (seed, index))
+    n = rng.randint(problem.N_MIN, problem.N_MAX)
+    family = rng.choice(problem.FAMILIES)
+    priors = draw_priors(rng, family, n)
+    chance = random.Random("%s/%d/defectives" % (seed, index))
+    defectives = []
+    while not defectives:                     # at least one: drawn again until there is
+        defectives = [i for i, p in enumerate(priors) if chance.random() < p]
+    return {"n": n, "family": family, "priors": priors, "defectives": defectives,
+            "baseline": problem.baseline_tests(n, defectives)}
+
+
+def draw(count, seed):
+    """A set of `count` instances, as a list of dicts."""
+    return [draw_instance(seed, i) for i in range(count)]
+
+
+def dumps(instance):
+    """One JSON Lines line (with its newline), fields in their fixed order."""
+    return json.dumps({k: instance[k] for k in problem.FIELDS}, separators=(",", ":")) + "\n"
+
+
+def stats(items):
+    """The seed's table columns for a set, as an ordered dict."""
+    counts = {f: sum(1 for it in items if it["family"] == f) for f in problem.FAMILIES}
+    return {
+        "instances": len(items),
+        "families": " / ".join("%d" % counts[f] for f in problem.FAMILIES),
+        "defectives_mean": "%.2f" % statistics.fmean(len(it["defectives"]) for it in items),
+        "baseline_mean": "%.2f" % statistics.fmean(it["baseline"] for it in items),
+        "bound_ratio_mean": "%.3f" % statistics.fmean(
+            problem.entropy_bound(it["priors"]) / it["baseline"] for it in items),
+        "information_floor": "%.3f" % statistics.fmean(
+            problem.surprise(it["priors"], it["defectives"]) / it["baseline"] for it in items),
+    }
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--count", type=int, default=SAMPLE_COUNT, help="instances to draw")
+    parser.add_argument("--seed", help="seed (any string); omit for a secret one")
+    parser.add_argument("--out", help="write the set here instead of stdout")
+    parser.add_argument("--stats", metavar="FILE",
+                        help="print FILE's statistics instead of drawing")
+    args = parser.parse_args(argv)
+    if args.stats:
+        try:
+            items = engine.load_set(args.stats, problem=plugin.PROBLEM)
+        except Failure as e:
+            sys.stderr.write("instances: %s\n" % e.message)
+            return 2
+        print("set: %s" % args.stats)
+        print("families_order: %s" % " / ".join(problem.FAMILIES))
+        for key, value in stats(items).items():
+            print("%s: %s" % (key, value))
+        return 0
+    if args.count < 1:
+        parser.error("--count must be at least 1, got %r" % args.count)
+    seed = args.seed if args.seed is not None else secrets.token_hex(16)
+    text = "".join(dumps(draw_instance(seed, i)) for i in range(args.count))
+    if args.out:
+        tmp = args.out + ".tmp"
+        try:
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(text)
+            os.replace(tmp, args.out)
+        except OSError as e:
+            sys.stderr.write("instances: cannot write %r: %s\n" % (args.out, e.strerror))
+            return 2
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
