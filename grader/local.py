@@ -35,6 +35,7 @@ import sys
 import grade
 import report
 from arh_grader import local_run, workers
+from arh_grader.report import display_path
 
 WORKER = os.path.join(grade.ROOT, "harness", "worker.py")
 TESTER = os.path.join(grade.ROOT, "src", "tester.py")
@@ -117,7 +118,7 @@ def main(argv=None):
         sys.stderr.write("local: interrupted; the worker is stopped, no result written\n")
         return 130
     print("\n".join(grade.summary_lines(result)))
-    print("result: %s\nreport: %s" % (report.display_path(path), report.command_for(path)))
+    print("result: %s\nreport: %s" % (display_path(path), report.command_for(path)))
     if args.repeat > 1 and len(runs) == args.repeat:
         differ = local_run.first_difference(runs)
         if differ is not None:

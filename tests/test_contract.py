@@ -15,7 +15,7 @@ import unittest
 
 import support
 import rules
-from arh_grader import Failure, Oracle, WorkerClient, workers
+from arh_grader import Failure, WorkerClient, workers
 from support import problem
 
 sys.path.insert(0, os.path.join(support.ROOT, "harness"))

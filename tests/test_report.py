@@ -14,7 +14,7 @@ import unittest
 import xml.etree.ElementTree as ET
 
 import support
-import report
+from arh_grader import report
 
 SVG = "{http://www.w3.org/2000/svg}"
 

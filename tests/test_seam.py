@@ -94,7 +94,8 @@ class LoadedTest(unittest.TestCase):
         return set(json.loads(done.stdout))
 
     def test_twenty_questions_commands_load_nothing_of_group_testing(self):
-        names = self.loaded(["tq.local", "tq.selfcheck", "tq.compare", "tq.grade"], TQ, GRADER)
+        names = self.loaded(["tq.local", "tq.selfcheck", "tq.compare", "tq.grade", "tq.report"],
+                            TQ, GRADER)
         self.assertIn("arh_grader", names)
         self.assertIn("sprt", names)
         self.assertEqual(names & {"group_testing", "grade", "local", "selfcheck", "report"},
@@ -106,7 +107,7 @@ class LoadedTest(unittest.TestCase):
         self.assertNotIn("tq", names)
 
     def test_the_sdk_alone_loads_no_problem(self):
-        names = self.loaded(["arh_grader", "arh_grader.local_run"], GRADER)
+        names = self.loaded(["arh_grader", "arh_grader.local_run", "arh_grader.report"], GRADER)
         self.assertEqual(names & {"group_testing", "tq", "grade", "sprt"}, set())
 
 

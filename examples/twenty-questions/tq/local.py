@@ -6,8 +6,11 @@ problem's worker, plug-in and sets.
     python3 tq/local.py --items sample/test.jsonl --tester tests/testers/fixed_order.py
 
 Progress goes to stderr, the summary to stdout as `key: value` lines, the
-result to result/result.json. Exit status: 0 for a valid run, 1 for an
-invalid one (the tester's fault), 2 when the set or the grader failed.
+result to result/result.json; the last line, `report:`, is the command
+that shows where the tester wins and loses (tq/report.py). Exit status: 0
+for a valid run, 1 for an invalid one (the tester's fault), 2 when the set
+or the grader failed. Paths are printed relative to the current folder when
+they lie inside it.
 """
 
 import argparse
@@ -20,12 +23,13 @@ for path in (PROJECT, ROOT_GRADER):
     if path not in sys.path:
         sys.path.insert(0, path)
 
-from arh_grader import engine, local_run  # noqa: E402  (the template's run engine and local run)
+from arh_grader import engine, local_run, report  # noqa: E402  (the template's)
 
 from tq import grade, sets  # noqa: E402
 
 WORKER = os.path.join(PROJECT, "harness", "worker.py")
 TESTER = os.path.join(PROJECT, "src", "tester.py")
+REPORT = os.path.join(PROJECT, "tq", "report.py")
 
 
 def main(argv=None):
@@ -49,7 +53,8 @@ def main(argv=None):
     except engine.UsageError as e:
         parser.error(str(e))
     print("\n".join(engine.summary_lines(result, problem=plugin)))
-    print("result: %s" % os.path.relpath(path))
+    print("result: %s\nreport: %s" % (report.display_path(path),
+                                      report.command_for(path, script=REPORT)))
     if result["status"] == "valid":
         return 0
     return 2 if engine.exit_status(result) else 1

@@ -8,11 +8,16 @@ rounds' entries and the run's figures.
 A round's verdict is never `wrong`: the tester answers nothing, and the
 oracle's session says whether a guess found the animal. A round that ends at
 its budget scores 0, and is no failure.
+
+REPORT describes the rounds' entries to the template's report
+(arh_grader.report, the command tq/report.py): a round's score against its
+bound, a ceiling, higher being better.
 """
 
+import operator
 import statistics
 
-from arh_grader import Policy
+from arh_grader import Policy, report
 
 from tq import problem, score
 
@@ -22,6 +27,31 @@ DIGITS = 6              # decimals kept of every figure
 POLICY = Policy(count_invalid=problem.INVALID_QUERIES_COUNTED,
                 over_cap="fail" if problem.OVER_BUDGET_FAILS else "end",
                 ends=problem.ends_round if problem.CORRECT_ENDS_ROUND else None)
+
+
+def describe(entry):
+    """A round's words in the report's picture."""
+    return "round %d: %d calls, %s, score %.4f, bound %.4f" % (
+        entry["index"], entry["calls"], "found" if entry["found"] else "not found",
+        entry["score"], entry["bound"])
+
+
+REPORT = report.Report(
+    score_name="mean_score", bound_name="bound", bound_short="bound",
+    bound=operator.itemgetter("bound"), lower_is_better=False,
+    fields={"index": (int,), "calls": (int,), "found": (bool,), "score": report.NUMBER,
+            "bound": report.NUMBER, "saved_bits": report.NUMBER},
+    same_set=("bound",), count="calls",
+    labels=(("index", "%5d", "index"),),
+    figures=(("calls", "%5d", "calls"),
+             ("found", "%5s", lambda entry: "true" if entry["found"] else "false"),
+             ("score", "%8.6f", "score"), ("bound", "%8.6f", "bound"),
+             ("gap", "%+9.6f", lambda entry: entry["bound"] - entry["score"]),
+             ("saved_bits", "%+10.6f", "saved_bits")),
+    rows="below_bound", describe=describe,
+    axes=("bound (the round's best expected score)", "score (found - 0.02 x calls)"),
+    reference=(score.round_score(True, 1), "found at the first call (0.98)"),
+    win=("a higher score", "a lower score"), digits=DIGITS)
 
 
 class Plugin:

@@ -1,21 +1,23 @@
-"""The picture of a result for grader/report.py: hand-written SVG, standard
+"""The picture of a result for report.py: hand-written SVG, standard
 library only, that any browser opens.
 
-    text = picture.draw(items, rows=report.family_rows(items), source="result.json")
+    text = picture.draw(items, spec=SPEC, rows=report.group_rows(items, spec=SPEC),
+                        source="result.json")
 
 The top panel has one circle (class "instance") per instance: across, its
-information floor (surprise / baseline); up, its score (tests / baseline),
-on the same scale. A dashed diagonal marks score = floor, so the height of a
-circle above it is what is left to win there; a dotted line marks 1.0,
-binary splitting. Circles are coloured by family, and hovering over one
-shows its figures.
+bound (spec.bound: group testing's information floor); up, its score, on
+the same scale. A dashed diagonal marks score = bound, so the distance of a
+circle from it, on the losing side, is what is left to win there; a dotted
+line marks spec.reference's score (group testing: 1.0, binary splitting).
+Circles are coloured by spec.group (one colour when the spec has none), and
+hovering over one shows spec.describe's words.
 
 Given `pairs` (report.pair) and `figures` (report.comparison), a second
 panel has one circle (class "difference") per compared instance: across,
-its floor again; up, its score minus the other result's, so that a circle
-below 0 needs fewer tests than in the other result.
+its bound again; up, its score minus the other result's.
 
-Nothing here reads or writes a file; `draw` returns the text.
+Nothing here reads or writes a file; `draw` returns the text, and fails
+only as the spec's functions do.
 """
 
 import math
@@ -29,7 +31,7 @@ GAP = 100                   # px between the panels, the lower one's axis labels
 DIFF_HEIGHT = 240           # px: the lower panel's height
 BOTTOM = 70                 # px below the last panel, for its axis labels
 RADIUS = 4.5                # px: an instance's circle
-COLOURS = {"uniform": "#1f77b4", "two-tier": "#e6550d", "log-normal": "#2ca02c"}
+ONE_COLOUR = "#1f77b4"       # every circle's when the spec does not group
 SPARE_COLOURS = ("#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
 STYLE = """
 text { font-family: sans-serif; font-size: 12px; fill: #222; }
@@ -46,10 +48,10 @@ text { font-family: sans-serif; font-size: 12px; fill: #222; }
 """
 
 
-def colours(families):
-    """{family: colour}, problem.FAMILIES's own first."""
-    spare = iter(SPARE_COLOURS * (1 + len(families)))
-    return {f: COLOURS.get(f) or next(spare) for f in families}
+def colours(groups, own):
+    """{group: colour}: its `own` colour, or the next spare one."""
+    spare = iter(SPARE_COLOURS * (1 + len(groups)))
+    return {g: own.get(g) or next(spare) for g in groups}
 
 
 def nice_step(span, count=8):
@@ -129,44 +131,48 @@ def axes(canvas, *, box, x_range, y_range, x_label, y_label):
     return sx, sy
 
 
-def _tooltip(item, extra=""):
-    return "<title>%s</title>" % escape(
-        "instance %d (%s, n = %d): %d tests, baseline %d, score %.4f, floor %.4f%s"
-        % (item["index"], item["family"], item["n"], item["tests"], item["baseline"],
-           item["score"], item["surprise"] / item["baseline"], extra))
+def _tooltip(spec, item, extra=""):
+    return "<title>%s</title>" % escape(spec.describe(item) + extra)
 
 
-def draw(items, *, rows, source, pairs=None, figures=None, against=None):
+def _fill(spec, colour, item, default):
+    return ONE_COLOUR if spec.group is None else colour.get(item[spec.group], default)
+
+
+def draw(items, *, spec, rows, source, pairs=None, figures=None, against=None):
     """The SVG text: `items` the instances that passed, `rows` their
-    report.family_rows, `source` the result's name; with `pairs`,
+    report.group_rows, `source` the result's name; with `pairs`,
     `figures` and `against` (the other result's name), the difference panel."""
-    families = [row[0] for row in rows if row[0] != "all"]
-    colour = colours(families)
-    floors = [i["surprise"] / i["baseline"] for i in items]
-    scores = [i["score"] for i in items]
-    low, high = span(floors + scores + [1.0])
+    colour = colours([row[0] for row in rows if row[0] != "all"], spec.colours)
+    bounds = [spec.bound(i) for i in items]
+    scores = [i[spec.score] for i in items]
+    low, high = span(bounds + scores + ([spec.reference[0]] if spec.reference else [])
+                     or [0.0])
     height = TOP + PLOT + BOTTOM + (GAP + DIFF_HEIGHT if pairs else 0)
     canvas = Canvas()
     if rows:
         _, count, score, least, gap = rows[-1]
-        title = "relative_tests %.4f, information floor %.4f, gap %.4f (%d instances)" % (
-            score, least, gap, count)
+        title = "%s %.4f, %s %.4f, gap %.4f (%d instances)" % (
+            spec.score_name, score, spec.bound_name.replace("_", " "), least, gap, count)
     else:
         title = "no instance passed"
     canvas.text(LEFT, 28, title, class_="title")
     canvas.text(LEFT, 48, source, class_="subtitle")
     sx, sy = axes(canvas, box=(LEFT, TOP, PLOT, PLOT), x_range=(low, high),
-                  y_range=(low, high), x_label="information floor (surprise / baseline)",
-                  y_label="score (tests / baseline)")
+                  y_range=(low, high), x_label=spec.axes[0], y_label=spec.axes[1])
     canvas.add("line", class_="floor-line", x1=sx(low), y1=sy(low), x2=sx(high), y2=sy(high))
-    canvas.add("line", class_="baseline-line", x1=sx(low), y1=sy(1.0), x2=sx(high), y2=sy(1.0))
-    for item, x, y in zip(items, floors, scores):
-        canvas.add("circle", _tooltip(item), class_="instance", cx=sx(x), cy=sy(y),
-                   r=RADIUS, fill=colour[item["family"]], data_index=item["index"],
-                   data_family=item["family"])
-    legend(canvas, rows, colour)
+    if spec.reference:
+        level = spec.reference[0]
+        canvas.add("line", class_="baseline-line", x1=sx(low), y1=sy(level), x2=sx(high),
+                   y2=sy(level))
+    for item, x, y in zip(items, bounds, scores):
+        group = {} if spec.group is None else {"data_" + spec.group: item[spec.group]}
+        canvas.add("circle", _tooltip(spec, item), class_="instance", cx=sx(x), cy=sy(y),
+                   r=RADIUS, fill=_fill(spec, colour, item, None),
+                   data_index=item["index"], **group)
+    legend(canvas, spec, rows, colour)
     if pairs:
-        difference_panel(canvas, pairs, figures, against, colour, (low, high))
+        difference_panel(canvas, spec, pairs, figures, against, colour, (low, high))
     return ('<?xml version="1.0" encoding="UTF-8"?>\n'
             '<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
             'viewBox="0 0 %d %d">\n<style>%s</style>\n'
@@ -174,10 +180,12 @@ def draw(items, *, rows, source, pairs=None, figures=None, against=None):
             % (WIDTH, height, WIDTH, height, STYLE, WIDTH, height, "\n".join(canvas.parts)))
 
 
-def legend(canvas, rows, colour):
-    """The families with their figures, and what the two lines mean."""
+def legend(canvas, spec, rows, colour):
+    """The groups with their figures, and what the lines mean."""
     y = TOP + 6
-    canvas.text(LEGEND, y, "family: score / floor", class_="axis-label")
+    heading = "score / %s" % spec.bound_short
+    canvas.text(LEGEND, y, heading if spec.group is None else "%s: %s" % (spec.group, heading),
+                class_="axis-label")
     for name, count, score, low, _ in rows:
         y += 38
         if name != "all":
@@ -186,42 +194,46 @@ def legend(canvas, rows, colour):
         canvas.text(LEGEND + 18, y, "%s (%d)" % (name, count))
         canvas.text(LEGEND + 18, y + 15, "%.4f / %.4f" % (score, low), class_="tick")
     y += 14
-    for style, words in (("floor-line", "score = floor"),
-                         ("baseline-line", "binary splitting (1.0)")):
+    lines = [("floor-line", "score = %s" % spec.bound_short)]
+    if spec.reference:
+        lines.append(("baseline-line", spec.reference[1]))
+    for style, words in lines:
         y += 24
         canvas.add("line", class_=style, x1=float(LEGEND), y1=float(y - 4),
                    x2=float(LEGEND + 28), y2=float(y - 4))
         canvas.text(LEGEND + 36, y, words)
-    canvas.text(LEGEND, y + 30, "above the diagonal:", class_="tick")
-    canvas.text(LEGEND, y + 45, "tests left to win", class_="tick")
+    canvas.text(LEGEND, y + 30, "%s the diagonal:" % ("above" if spec.lower_is_better
+                                                      else "below"), class_="tick")
+    canvas.text(LEGEND, y + 45, "%s left to win" % spec.count, class_="tick")
 
 
-def difference_panel(canvas, pairs, figures, against, colour, x_range):
+def difference_panel(canvas, spec, pairs, figures, against, colour, x_range):
     """Each compared instance's score minus the other result's."""
     top = TOP + PLOT + GAP
-    differences = [a["score"] - b["score"] for a, b in pairs]
+    differences = [a[spec.score] - b[spec.score] for a, b in pairs]
     reach = max([abs(d) for d in differences] + [0.01]) * 1.05
     step = nice_step(2 * reach)
     reach = math.ceil(reach / step) * step
     interval = figures["mean_difference_ci95"]
     canvas.text(LEFT, top - 44, "against %s" % against, class_="axis-label")
-    canvas.text(LEFT, top - 26, "W/L/D %s (a win: fewer tests), mean difference %+.4f%s"
-                % (figures["W/L/D"], figures["mean_difference"],
+    canvas.text(LEFT, top - 26, "W/L/D %s (a win: %s), mean difference %+.4f%s"
+                % (figures["W/L/D"], spec.win[0], figures["mean_difference"],
                    ", 95%% interval [%+.4f, %+.4f]" % tuple(interval) if interval else ""),
                 class_="subtitle")
     sx, sy = axes(canvas, box=(LEFT, top, PLOT, DIFF_HEIGHT), x_range=x_range,
-                  y_range=(-reach, reach), x_label="information floor (surprise / baseline)",
+                  y_range=(-reach, reach), x_label=spec.axes[0],
                   y_label="score minus the other's")
     canvas.add("line", class_="zero-line", x1=sx(x_range[0]), y1=sy(0.0), x2=sx(x_range[1]),
                y2=sy(0.0))
     for (mine, theirs), d in zip(pairs, differences):
-        canvas.add("circle", _tooltip(mine, "; other result %d tests, difference %+.4f"
-                                      % (theirs["tests"], d)),
-                   class_="difference", cx=sx(mine["surprise"] / mine["baseline"]), cy=sy(d),
-                   r=RADIUS, fill=colour.get(mine["family"], SPARE_COLOURS[-1]),
+        canvas.add("circle", _tooltip(spec, mine, "; other result %d %s, difference %+.4f"
+                                      % (theirs[spec.count], spec.count, d)),
+                   class_="difference", cx=sx(spec.bound(mine)), cy=sy(d),
+                   r=RADIUS, fill=_fill(spec, colour, mine, SPARE_COLOURS[-1]),
                    data_index=mine["index"])
-    canvas.text(LEGEND, top + 14, "above 0: more tests", class_="tick")
+    above, below = spec.win if not spec.lower_is_better else spec.win[::-1]
+    canvas.text(LEGEND, top + 14, "above 0: %s" % above, class_="tick")
     canvas.text(LEGEND, top + 29, "than the other result", class_="tick")
-    canvas.text(LEGEND, top + DIFF_HEIGHT - 22, "below 0: fewer tests", class_="tick")
+    canvas.text(LEGEND, top + DIFF_HEIGHT - 22, "below 0: %s" % below, class_="tick")
     canvas.text(LEGEND, top + DIFF_HEIGHT - 7, "than the other result", class_="tick")
 

@@ -1,0 +1,50 @@
+"""Where a twenty-questions tester wins and loses: a result.json read round
+by round, against each round's bound and against another result.
+
+    python3 tq/report.py result/result.json
+    python3 tq/report.py result/result.json --against other/result.json
+    python3 tq/report.py result/result.json --svg result/result.svg --top 5
+
+The template's report (arh_grader/report.py) with this problem's
+description of a round (tq/plugin.py, REPORT). It prints `key: value`
+lines: `result`, `status`, `kind`, `instances` (the rounds that passed),
+`mean_score`, `bound` (the mean of the rounds' bounds, the most a tester can
+expect) and `gap` (bound minus mean_score: what is left to win); then the
+rounds furthest below their bound, rows starting `below_bound:`. A round's
+bound caps its expected score, not its score: a lucky round passes it.
+
+With --against OTHER, a result of the same rounds: `W/L/D`, where a win is
+a round with a higher score than in OTHER, `mean_difference` (this
+result's mean score minus OTHER's: above 0 is better) with its 95%
+interval (Student's t on the paired differences), and the rounds that lost
+most, rows starting `lost_most:`. With --svg FILE, a picture that any
+browser opens: each round's score against its bound, and with --against
+each round's difference.
+
+Exit status 0; 2 when a file cannot be read, is not a result.json of
+twenty questions, or holds other rounds than the one it is compared with
+(a round of the same index with another bound, or no round in common): the
+message on stderr names the files and what is wrong.
+"""
+
+import os
+import sys
+
+PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT_GRADER = os.path.join(PROJECT, os.pardir, os.pardir, "grader")
+for path in (PROJECT, ROOT_GRADER):
+    if path not in sys.path:
+        sys.path.insert(0, path)
+
+from arh_grader import report  # noqa: E402  (the template's report)
+
+from tq import plugin  # noqa: E402
+
+
+def main(argv=None):
+    return report.main(argv, spec=plugin.REPORT, description=__doc__.split("\n\n")[0],
+                       made_by="tq/local.py")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
