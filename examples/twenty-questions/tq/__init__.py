@@ -8,8 +8,11 @@ Modules, one job each:
 - direct: a tester run in-process on a set, counted by the rules;
 - policy: the policy.json format, its validator and the `policy.py` command;
 - evaluator: a policy graph walked on the frozen matrix;
-- exporter: a deterministic tester turned into its policy graph.
+- exporter: a deterministic tester turned into its policy graph;
+- plugin: the problem as the template's run engine and report see it;
+- local, selfcheck, compare, report, grade: the commands, each the
+  template's tool (arh_grader, grader/sprt.py) with this problem's parts.
 
-Only problem, direct and exporter import the grader SDK (arh_grader); the
-validator and the evaluator run without it.
+Nothing here imports group testing (tests/test_seam.py at the root checks
+it); the validator and the evaluator run without the SDK.
 """
