@@ -30,7 +30,8 @@ def run_local(case, *options):
 
 class HttpRouteTest(unittest.TestCase):
     def test_the_baseline_scores_as_in_process(self):
-        status, lines, result = run_local(self, "--limit", str(LIMIT))
+        status, lines, result = run_local(self, "--limit", str(LIMIT),
+                                          "--tester", tq_support.BASELINE)
         self.assertEqual((status, result["status"]), (0, "valid"))
         animals = [item["animal"] for item in sets.read_set(sets.DEV_FILE)[:LIMIT]]
         rounds = direct.run_set(direct.load_tester(tq_support.BASELINE).play, animals)

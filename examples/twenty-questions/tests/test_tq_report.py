@@ -44,19 +44,21 @@ def rows(stdout, key):
 class ReportTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        """Runs of the shipped tester and of fixed_order on the first dev
-        rounds, and two of other rounds, each in a folder of the temporary
-        one (which the runs are started from); the tests only read them."""
+        """Runs of the baseline (the frozen copy of the shipped tester) and
+        of fixed_order on the first dev rounds, and two of other rounds,
+        each in a folder of the temporary one (which the runs are started
+        from); the tests only read them."""
         cls.folder = tempfile.mkdtemp(prefix="tq-report-")
         cls.addClassCleanup(shutil.rmtree, cls.folder, True)
         cls.paths, cls.results, cls.stdout = {}, {}, {}
         for name, options in (
-                ("shipped", ["--limit", str(ROUNDS)]),
+                ("shipped", ["--limit", str(ROUNDS), "--tester", tq_support.BASELINE]),
                 ("fixed_order", ["--limit", str(ROUNDS), "--tester",
                                  tq_support.tester("fixed_order")]),
-                ("test_set", ["--limit", "3", "--items",
+                ("test_set", ["--limit", "3", "--tester", tq_support.BASELINE, "--items",
                               os.path.join(tq_support.PROJECT, "sample", "test.jsonl")]),
-                ("later", ["--only", "%d,%d" % (ROUNDS, ROUNDS + 1)])):
+                ("later", ["--only", "%d,%d" % (ROUNDS, ROUNDS + 1),
+                           "--tester", tq_support.BASELINE])):
             status, stdout, stderr = run(LOCAL, "--out", name, *options, cwd=cls.folder)
             if status != 0:
                 raise RuntimeError("tq/local.py for %s: %s" % (name, stderr[-2000:]))

@@ -13,7 +13,7 @@ for _path in (PROJECT, os.path.join(ROOT, "grader")):
     if _path not in sys.path:
         sys.path.insert(0, _path)
 
-BASELINE = os.path.join(PROJECT, "src", "tester.py")
+BASELINE = os.path.join(TESTS, "testers", "baseline.py")   # the frozen copy of the shipped tester
 POLICY_COMMAND = os.path.join(PROJECT, "tq", "policy.py")
 
 

@@ -23,13 +23,13 @@ for path in (PROJECT, ROOT_GRADER):
 from arh_grader import engine, local_run  # noqa: E402  (the template's run engine and local run)
 
 from tq import grade, sets  # noqa: E402
-from tq.local import TESTER, WORKER  # noqa: E402
+from tq.local import WORKER  # noqa: E402
 
 ROUNDS = 6                  # rounds of the dev set each case plays
 TESTERS = os.path.join(PROJECT, "tests", "testers")
 SETTINGS = {"instance_timeout_s": 3.0, "run_timeout_s": 120.0, "worker_start_timeout_s": 30.0}
 CASES = [   # name, verdict, tester file
-    ("baseline", "valid", TESTER),
+    ("baseline", "valid", os.path.join(TESTERS, "baseline.py")),
     ("asks_forever", "valid", os.path.join(TESTERS, "asks_forever.py")),
     ("guesses_out_of_pool", "no_answer", os.path.join(TESTERS, "guesses_out_of_pool.py")),
     ("asks_boolean", "no_answer", os.path.join(TESTERS, "asks_boolean.py")),
