@@ -14,7 +14,7 @@ import argparse
 import os
 import sys
 
-from arh_grader import Oracle, WorkerClient, engine
+from arh_grader import Oracle, WorkerClient, engine, options
 from group_testing import plugin, problem
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -62,48 +62,9 @@ def run(argv, *, evaluate_with):
 UsageError, printable, exit_status = engine.UsageError, engine.printable, engine.exit_status
 
 
-def positive(kind):
-    """An argparse type: a number of `kind` (int or float) above 0."""
-    def parse(text):
-        try:
-            value = kind(text)
-        except ValueError:
-            value = 0
-        if not value > 0:
-            raise argparse.ArgumentTypeError("must be a number above 0, got %r" % text)
-        return value
-    return parse
-
-
-def instance_list(text):
-    """An argparse type: "7" or "3,0,12" as a sorted list of distinct
-    instance indexes."""
-    try:
-        indexes = sorted({int(part) for part in text.split(",")})
-    except ValueError:
-        indexes = [-1]
-    if indexes[0] < 0:
-        raise argparse.ArgumentTypeError("must be instance indexes 0, 1, ... separated by "
-                                         "commas, got %r" % text)
-    return indexes
-
-
-def add_common_options(parser):
-    parser.add_argument("--items", default=SAMPLE, help="instance set (JSON Lines)")
-    parser.add_argument("--instance-timeout", type=positive(float), metavar="SECONDS",
-                        help="per-instance deadline (default: autoresearch.toml)")
-    chosen = parser.add_mutually_exclusive_group()
-    chosen.add_argument("--limit", type=positive(int), metavar="N", help="grade the first N only")
-    chosen.add_argument("--only", type=instance_list, metavar="K[,K...]",
-                        help="grade these instances only (0 is the first), keeping their "
-                             "indexes in the result")
-    parser.add_argument("--transcripts", metavar="DIR",
-                        help="write each instance's queries and answers here")
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    add_common_options(parser)
+    options.add_run_options(parser, items=SAMPLE)
     parser.add_argument("--out", default="/result", help="folder for result.json")
     parser.add_argument("--worker", default="http://worker:8080", help="worker URL")
     parser.add_argument("--oracle-host", default="0.0.0.0")

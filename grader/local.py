@@ -34,7 +34,7 @@ import sys
 
 import grade
 import report
-from arh_grader import local_run, workers
+from arh_grader import local_run, options, workers
 from arh_grader.report import display_path
 
 WORKER = os.path.join(grade.ROOT, "harness", "worker.py")
@@ -48,12 +48,12 @@ def evaluate_local(items, **options):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    grade.add_common_options(parser)
+    options.add_run_options(parser, items=grade.SAMPLE)
     parser.add_argument("--out", default=os.path.join(grade.ROOT, "result"),
                         help="folder for result.json (default: result/)")
     parser.add_argument("--tester", default=TESTER,
                         help="the tester file the worker imports (default: src/tester.py)")
-    parser.add_argument("--start-timeout", type=grade.positive(float), metavar="SECONDS",
+    parser.add_argument("--start-timeout", type=options.positive(float), metavar="SECONDS",
                         help="how long the worker may take to start (default: "
                              "autoresearch.toml)")
     worker = parser.add_mutually_exclusive_group()
@@ -68,7 +68,7 @@ def main(argv=None):
     parser.add_argument("--oracle-port", type=int, metavar="PORT",
                         help="with --worker-url: the oracle's port (default 8081, the "
                              "worker's default AR_ORACLE_URL); otherwise a free one")
-    parser.add_argument("--repeat", type=grade.positive(int), default=1, metavar="N",
+    parser.add_argument("--repeat", type=options.positive(int), default=1, metavar="N",
                         help="run N times with fresh workers and compare the transcripts")
     args = parser.parse_args(argv)
     sys.stdout.reconfigure(errors="backslashreplace")   # a console of any encoding

@@ -36,7 +36,7 @@ import re
 import statistics
 import sys
 
-from . import picture
+from . import options, picture
 
 TOP = 10                 # instances listed under spec.rows and under lost_most
 CONFIDENCE = 0.95        # of the interval on the mean difference
@@ -297,17 +297,6 @@ def command_for(result_path, *, script):
                                        display_path(picture_path))
 
 
-def positive_int(text):
-    """An argparse type: a whole number above 0."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if not value > 0:
-        raise argparse.ArgumentTypeError("must be a number above 0, got %r" % text)
-    return value
-
-
 def main(argv=None, *, spec, description, made_by):
     """A problem's report command: `description` its help's first line,
     `made_by` the command that writes a result.json. Its exit status."""
@@ -316,7 +305,7 @@ def main(argv=None, *, spec, description, made_by):
     parser.add_argument("--against", metavar="OTHER.json",
                         help="a result of the same set to compare with, instance by instance")
     parser.add_argument("--svg", metavar="FILE", help="write the picture here")
-    parser.add_argument("--top", type=positive_int, default=TOP, metavar="N",
+    parser.add_argument("--top", type=options.positive(int), default=TOP, metavar="N",
                         help="instances listed under %s and lost_most (default %d)"
                              % (spec.rows, TOP))
     args = parser.parse_args(argv)

@@ -54,6 +54,23 @@ class HttpRouteTest(unittest.TestCase):
                 self.assertEqual(lines["kind"], kind or "none")
 
 
+class BadOptionsTest(unittest.TestCase):
+    def test_each_bad_value_is_refused_by_name(self):
+        for option, value, words in (
+                ("--limit", "0", "must be a number above 0, got '0'"),
+                ("--instance-timeout", "-1", "must be a number above 0, got '-1'"),
+                ("--only", "3,x", "must be instance indexes 0, 1, ... separated by commas, "
+                                  "got '3,x'")):
+            with self.subTest(option=option):
+                done = subprocess.run([sys.executable, LOCAL, option, value,
+                                       "--out", tq_support.tmpdir(self)],
+                                      capture_output=True, text=True, timeout=60,
+                                      stdin=subprocess.DEVNULL)
+                self.assertEqual((done.returncode, done.stdout), (2, ""))
+                self.assertEqual(done.stderr.splitlines()[-1],
+                                 "local.py: error: argument %s: %s" % (option, words))
+
+
 class ToolsTest(unittest.TestCase):
     """The template's self-check and sequential test, for this problem."""
 

@@ -18,7 +18,7 @@ for path in (PROJECT, os.path.join(PROJECT, "grader"),                    # in a
     if os.path.isdir(path) and path not in sys.path:
         sys.path.insert(0, path)
 
-from arh_grader import Oracle, WorkerClient, engine  # noqa: E402
+from arh_grader import Oracle, WorkerClient, engine, options  # noqa: E402
 
 from tq import sets  # noqa: E402
 from tq.plugin import Plugin  # noqa: E402
@@ -45,14 +45,8 @@ def plugin_for(path):
 
 def add_options(parser, *, items, out):
     """The options the grader and the local run share."""
-    parser.add_argument("--items", default=items, help="a set (JSON Lines)")
+    options.add_run_options(parser, items=items)
     parser.add_argument("--out", default=out, help="folder for result.json")
-    parser.add_argument("--instance-timeout", type=float, metavar="SECONDS")
-    chosen = parser.add_mutually_exclusive_group()
-    chosen.add_argument("--limit", type=int, metavar="N")
-    chosen.add_argument("--only", type=lambda text: sorted({int(k) for k in text.split(",")}),
-                        metavar="K[,K...]")
-    parser.add_argument("--transcripts", metavar="DIR")
 
 
 def main(argv=None):
