@@ -11,16 +11,13 @@ comparisons where both testers finished in time.
 """
 
 import json
-import math
 import os
-import statistics
 import subprocess
 
 import compare_state
 import grade
 import sprt
 
-Z95 = statistics.NormalDist().inv_cdf(0.975)    # the 95% interval's half-width, in standard errors
 LOG_FIELDS = ("commit", "decision", "comparisons", "score_difference", "relative_tests",
               "status", "description")
 
@@ -46,14 +43,7 @@ def difference(comparisons):
     """(mean, low, high) of the score differences (compare_state.scores),
     low and high the normal 95% interval (None with fewer than 2); None
     when no comparison has both scores."""
-    diffs = compare_state.scores(comparisons)
-    if not diffs:
-        return None
-    mean = statistics.fmean(diffs)
-    if len(diffs) < 2:
-        return mean, None, None
-    half = Z95 * statistics.stdev(diffs) / math.sqrt(len(diffs))
-    return mean, mean - half, mean + half
+    return sprt.mean_interval(compare_state.scores(comparisons))
 
 
 def below_mmi(record, comparisons, mmi):

@@ -48,6 +48,7 @@ import dataclasses
 import functools
 import json
 import math
+import statistics
 import sys
 
 import binomial
@@ -68,6 +69,7 @@ OUTCOMES = (WIN, LOSS, DRAW)
 ACCEPT, REJECT, CONTINUE = "accept", "reject", "continue"
 UPPER, LOWER, TRUNCATED, CEILING = "upper_bound", "lower_bound", "max_decisive", "draw_ceiling"
 REASONS = (UPPER, LOWER, TRUNCATED, CEILING)
+Z95 = statistics.NormalDist().inv_cdf(0.975)    # the 95% interval's half-width, in standard errors
 
 
 class SettingsError(ValueError):
@@ -287,6 +289,19 @@ class WinRecord:
     def __repr__(self):
         return ("WinRecord(wins=%d, losses=%d, draws=%d, decision=%r, reason=%r)"
                 % (self.wins, self.losses, self.draws, self.decision, self.reason))
+
+
+def mean_interval(values):
+    """(mean, low, high) of `values`, low and high the normal 95% interval
+    on the mean (None with fewer than 2 values); None when there is none.
+    The score difference beside the sign, for every problem's comparison."""
+    if not values:
+        return None
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, None, None
+    half = Z95 * statistics.stdev(values) / math.sqrt(len(values))
+    return mean, mean - half, mean + half
 
 
 def run(settings, outcomes):

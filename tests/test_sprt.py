@@ -381,5 +381,19 @@ class CommandTest(unittest.TestCase):
         self.assertEqual(lines[2].split(" | ")[2:4], ["0.000", "0.000"])   # 0.3 never accepted
 
 
+class MeanIntervalTest(unittest.TestCase):
+    def test_the_normal_interval_by_hand(self):
+        half = 1.959963984540054 * 0.7071067811865476 / 2 ** 0.5    # z, stdev of (0, 1), sqrt n
+        for values, expected in (([], None), ([0.25], (0.25, None, None)),
+                                 ([0.0, 1.0], (0.5, 0.5 - half, 0.5 + half))):
+            with self.subTest(values=values):
+                found = sprt.mean_interval(values)
+                if expected is None or expected[1] is None:
+                    self.assertEqual(found, expected)
+                else:
+                    for got, want in zip(found, expected):
+                        self.assertAlmostEqual(got, want, places=12)
+
+
 if __name__ == "__main__":
     unittest.main()

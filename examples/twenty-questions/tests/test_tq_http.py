@@ -88,12 +88,15 @@ class ToolsTest(unittest.TestCase):
 
     def test_the_baseline_beats_the_fixed_order_and_not_the_reverse(self):
         weaker = tq_support.tester("fixed_order")
-        cases = [(tq_support.BASELINE, weaker, "accept", "28", "23/5/0"),
-                 (weaker, tq_support.BASELINE, "reject", "23", "5/18/0")]
-        for challenger, incumbent, decision, comparisons, counts in cases:
+        cases = [(tq_support.BASELINE, weaker, "accept", "28", "23/5/0",
+                  "0.3143 (95% interval 0.1790 to 0.4496, 28 comparisons)"),
+                 (weaker, tq_support.BASELINE, "reject", "23", "5/18/0",
+                  "-0.3078 (95% interval -0.4592 to -0.1565, 23 comparisons)")]
+        for challenger, incumbent, decision, comparisons, counts, difference in cases:
             with self.subTest(decision=decision):
                 status, out = self.command("compare.py", "--challenger", challenger,
                                            "--incumbent", incumbent)
                 lines = dict(line.split(": ", 1) for line in out.splitlines())
                 self.assertEqual((status, lines["decision"], lines["comparisons"],
-                                  lines["W/L/D"]), (0, decision, comparisons, counts))
+                                  lines["W/L/D"], lines["score_difference"]),
+                                 (0, decision, comparisons, counts, difference))

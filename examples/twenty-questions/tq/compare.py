@@ -9,13 +9,14 @@ The challenger wins a round with a higher round score, loses with a lower
 one, draws with the same; the record goes to sprt.WinRecord, which accepts,
 rejects or continues. Both testers play in this process, counted by the
 oracle's own Session (tq.direct). The decision goes to stdout as `key:
-value` lines. Exit status: 0 once decided, 1 when a tester fails, 2 for bad
+value` lines, with `score_difference`: the mean over rounds of the
+challenger's score minus the incumbent's (above 0, the challenger is
+better) and its 95% interval (sprt.mean_interval). Exit status: 0 once decided, 1 when a tester fails, 2 for bad
 usage.
 """
 
 import argparse
 import os
-import statistics
 import sys
 
 PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -36,8 +37,9 @@ def outcome(challenger, incumbent):
 
 
 def compare(challenger, incumbent, *, seed, settings=sprt.Settings(), stream=sys.stderr):
-    """(the decided WinRecord, the mean score difference) of `challenger`
-    against `incumbent` (play functions) on the pool in the seed's order."""
+    """(the decided WinRecord, each round's score difference) of
+    `challenger` against `incumbent` (play functions) on the pool in the
+    seed's order."""
     record, differences = sprt.WinRecord(settings), []
     for k, animal in enumerate(sets.ordered("compare/%s" % seed, range(data.ANIMALS)), 1):
         mine, theirs = (score.round_score(r.found, r.calls) for r in
@@ -47,7 +49,7 @@ def compare(challenger, incumbent, *, seed, settings=sprt.Settings(), stream=sys
         stream.write("comparison: %d animal %d: %.2f against %.2f\n" % (k, animal, mine, theirs))
         if record.decision != sprt.CONTINUE:
             break
-    return record, statistics.fmean(differences)
+    return record, differences
 
 
 def main(argv=None):
@@ -58,7 +60,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     try:
         finds = [direct.load_tester(path).play for path in (args.challenger, args.incumbent)]
-        record, difference = compare(*finds, seed=args.seed)
+        record, differences = compare(*finds, seed=args.seed)
     except direct.TesterError as e:
         sys.stderr.write("compare: %s\n" % e)
         return 1
@@ -66,7 +68,9 @@ def main(argv=None):
     print("reason: %s" % record.reason)
     print("comparisons: %d" % record.comparisons)
     print("W/L/D: %d/%d/%d" % (record.wins, record.losses, record.draws))
-    print("score_difference: %.4f" % difference)
+    mean, low, high = sprt.mean_interval(differences)
+    print("score_difference: %.4f (95%% interval %s, %d comparisons)" % (
+        mean, "-" if low is None else "%.4f to %.4f" % (low, high), len(differences)))
     return 0
 
 
