@@ -57,13 +57,13 @@ import compare_state
 import grade
 import sprt
 from arh_grader import Failure, Session, engine
+from arh_grader.deadline import Deadline, deadline
 from arh_grader.client import MAX_RESPONSE
 from compare_log import UsageError
 from compare_state import ROLES
 from group_testing import instances, problem
 
 TRACE_CHARS = 2000     # characters of a tester's traceback kept in a failure
-REPEAT_S = 0.5         # seconds between reminders to a tester that ignored its deadline
 SIGNALS = {signal.SIGINT: ("Ctrl-C", 130), signal.SIGTERM: ("SIGTERM", 143)}
 
 
@@ -77,11 +77,6 @@ class Stopped(BaseException):
     def __init__(self, signum):
         super().__init__(signum)
         self.signum = signum
-
-
-class Deadline(BaseException):
-    """A tester ran past the instance deadline (not an Exception, so that a
-    tester's `except Exception` does not swallow it)."""
 
 
 def _stop(signum, frame):
@@ -166,32 +161,6 @@ def load_tester(path, role):
         raise Failure("no_answer", "the %s %s defines no function find(n, priors, test)"
                       % (role, path))
     return module.find
-
-
-# ---- the deadline -----------------------------------------------------------
-
-_ARMED = [False]
-
-
-def _alarm(signum, frame):
-    if _ARMED[0]:
-        raise Deadline()
-
-
-@contextlib.contextmanager
-def deadline(seconds):
-    """Raise Deadline in the block once `seconds` have passed, and again every
-    REPEAT_S after, until it ends. A tester inside one long C call is only
-    stopped when the call returns."""
-    previous = signal.signal(signal.SIGALRM, _alarm)
-    _ARMED[0] = True
-    signal.setitimer(signal.ITIMER_REAL, seconds, REPEAT_S)
-    try:
-        yield
-    finally:
-        _ARMED[0] = False
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def run_one(find, instance, *, timeout):

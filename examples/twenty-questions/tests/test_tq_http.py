@@ -86,6 +86,15 @@ class ToolsTest(unittest.TestCase):
         self.assertIn("selfcheck: 8/8 cases as expected", out)
         self.assertIn("case: reads_set              expected: suspect          got: suspect", out)
 
+    def test_a_tester_past_its_deadline_loses_each_comparison(self):
+        status, out = self.command("compare.py", "--challenger", tq_support.tester("hangs"),
+                                   "--incumbent", tq_support.tester("gives_up"),
+                                   "--instance-timeout", "0.2")
+        lines = dict(line.split(": ", 1) for line in out.splitlines())
+        self.assertEqual((status, lines["decision"], lines["comparisons"], lines["W/L/D"],
+                          lines["score_difference"], lines["timeouts"]),
+                         (0, "reject", "14", "0/14/0", "-", "challenger 14, incumbent 0"))
+
     def test_the_baseline_beats_the_fixed_order_and_not_the_reverse(self):
         weaker = tq_support.tester("fixed_order")
         cases = [(tq_support.BASELINE, weaker, "accept", "28", "23/5/0",

@@ -11,7 +11,10 @@ rejects or continues. Both testers play in this process, counted by the
 oracle's own Session (tq.direct). The decision goes to stdout as `key:
 value` lines, with `score_difference`: the mean over rounds of the
 challenger's score minus the incumbent's (above 0, the challenger is
-better) and its 95% interval (sprt.mean_interval). Exit status: 0 once decided, 1 when a tester fails, 2 for bad
+better) and its 95% interval (sprt.mean_interval). A tester still playing a
+round at the deadline (autoresearch.toml's instance_timeout_s, or
+--instance-timeout) loses that comparison, and `timeouts` counts them; the
+rounds with a timeout are left out of the score difference. Exit status: 0 once decided, 1 when a tester fails, 2 for bad
 usage.
 """
 
@@ -26,30 +29,48 @@ for path in (PROJECT, ROOT_GRADER):
         sys.path.insert(0, path)
 
 import sprt  # noqa: E402  (the template's sequential test)
+from arh_grader import options  # noqa: E402
+from arh_grader.deadline import Deadline, deadline  # noqa: E402
 
-from tq import data, direct, score, sets  # noqa: E402
+from tq import data, direct, grade, score, sets  # noqa: E402
 
 
 def outcome(challenger, incumbent):
+    """The challenger's outcome from both round scores, None for a round
+    past its deadline, which loses (two such rounds draw)."""
+    if challenger is None or incumbent is None:
+        return sprt.DRAW if challenger is incumbent else \
+            sprt.LOSS if challenger is None else sprt.WIN
     if challenger > incumbent:
         return sprt.WIN
     return sprt.LOSS if challenger < incumbent else sprt.DRAW
 
 
-def compare(challenger, incumbent, *, seed, settings=sprt.Settings(), stream=sys.stderr):
-    """(the decided WinRecord, each round's score difference) of
-    `challenger` against `incumbent` (play functions) on the pool in the
-    seed's order."""
-    record, differences = sprt.WinRecord(settings), []
+def play_round(play, animal, *, timeout):
+    """The round's score, or None when play ran past `timeout` seconds."""
+    try:
+        with deadline(timeout):
+            played = direct.run_round(play, animal)
+    except Deadline:
+        return None
+    return score.round_score(played.found, played.calls)
+
+
+def compare(challenger, incumbent, *, seed, timeout, settings=sprt.Settings(),
+            stream=sys.stderr):
+    """(the decided WinRecord, each round's pair of scores) of `challenger`
+    against `incumbent` (play functions) on the pool in the seed's order."""
+    record, pairs = sprt.WinRecord(settings), []
     for k, animal in enumerate(sets.ordered("compare/%s" % seed, range(data.ANIMALS)), 1):
-        mine, theirs = (score.round_score(r.found, r.calls) for r in
-                        (direct.run_round(challenger, animal), direct.run_round(incumbent, animal)))
-        differences.append(mine - theirs)
-        record.add(outcome(mine, theirs))
-        stream.write("comparison: %d animal %d: %.2f against %.2f\n" % (k, animal, mine, theirs))
+        pair = tuple(play_round(play, animal, timeout=timeout)
+                     for play in (challenger, incumbent))
+        pairs.append(pair)
+        record.add(outcome(*pair))
+        stream.write("comparison: %d animal %d: %s against %s\n" % (
+            k, animal, *("timeout" if s is None else "%.2f" % s for s in pair)))
         if record.decision != sprt.CONTINUE:
             break
-    return record, differences
+    return record, pairs
 
 
 def main(argv=None):
@@ -57,10 +78,13 @@ def main(argv=None):
     parser.add_argument("--challenger", required=True, help="a tester file")
     parser.add_argument("--incumbent", required=True, help="a tester file")
     parser.add_argument("--seed", default="twenty-questions", help="the rounds' order")
+    parser.add_argument("--instance-timeout", type=options.positive(float), metavar="SECONDS",
+                        help="each tester's deadline on a round (default: autoresearch.toml)")
     args = parser.parse_args(argv)
+    timeout = args.instance_timeout or float(grade.load_settings()["instance_timeout_s"])
     try:
         finds = [direct.load_tester(path).play for path in (args.challenger, args.incumbent)]
-        record, differences = compare(*finds, seed=args.seed)
+        record, pairs = compare(*finds, seed=args.seed, timeout=timeout)
     except direct.TesterError as e:
         sys.stderr.write("compare: %s\n" % e)
         return 1
@@ -68,9 +92,14 @@ def main(argv=None):
     print("reason: %s" % record.reason)
     print("comparisons: %d" % record.comparisons)
     print("W/L/D: %d/%d/%d" % (record.wins, record.losses, record.draws))
-    mean, low, high = sprt.mean_interval(differences)
-    print("score_difference: %.4f (95%% interval %s, %d comparisons)" % (
-        mean, "-" if low is None else "%.4f to %.4f" % (low, high), len(differences)))
+    differences = [a - b for a, b in pairs if a is not None and b is not None]
+    found = sprt.mean_interval(differences)
+    print("score_difference: %s" % ("-" if found is None else
+                                    "%.4f (95%% interval %s, %d comparisons)" % (
+                                        found[0], "-" if found[1] is None else
+                                        "%.4f to %.4f" % found[1:], len(differences))))
+    print("timeouts: challenger %d, incumbent %d"
+          % tuple(sum(pair[k] is None for pair in pairs) for k in (0, 1)))
     return 0
 
 
