@@ -97,17 +97,12 @@ def main(argv=None):
     def evaluate_with(items, settings, indexes):
         if args.start_timeout is not None:
             settings["worker_start_timeout_s"] = args.start_timeout
-        for k in range(1, args.repeat + 1):
-            folder = args.transcripts
-            if folder and args.repeat > 1:
-                folder = os.path.join(folder, "run-%d" % k)
-            runs.append(evaluate_local(items, tester=args.tester, settings=dict(settings),
-                                       transcripts=folder, indexes=indexes,
-                                       worker_url=args.worker_url,
-                                       worker_command=args.worker_command,
-                                       oracle_host=args.oracle_host,
-                                       oracle_port=oracle_port,
-                                       progress=grade.progress_printer(len(items))))
+        runs.extend(local_run.evaluate_runs(
+            items, repeat=args.repeat, settings=settings, transcripts=args.transcripts,
+            problem=grade.PROBLEM, worker_file=WORKER, tester=args.tester, indexes=indexes,
+            worker_url=args.worker_url, worker_command=args.worker_command,
+            oracle_host=args.oracle_host, oracle_port=oracle_port,
+            progress=grade.progress_printer(len(items))))
         return runs[0]
 
     try:
@@ -120,11 +115,10 @@ def main(argv=None):
     print("\n".join(grade.summary_lines(result)))
     print("result: %s\nreport: %s" % (display_path(path), report.command_for(path)))
     if args.repeat > 1 and len(runs) == args.repeat:
-        differ = local_run.first_difference(runs)
-        if differ is not None:
-            print("nondeterministic: %s" % differ)
+        line, same = local_run.repeat_line(runs, keys=grade.PROBLEM.REPEATED)
+        print(line)
+        if not same:
             return 1
-        print("deterministic: %d runs, identical counts and transcripts" % args.repeat)
     if result["status"] == "valid":
         return 0
     return 2 if grade.exit_status(result) else 1

@@ -9,7 +9,7 @@ Each case is a real tester file run through a real worker process and oracle
 on the sample's first instances. One line a case: its name, the verdict it
 must get and the verdict it got. Exit status 1 if any case differs.
 Verdicts are the kinds, or `valid`, `suspect` (valid but flagged) and
-`nondeterministic` (two runs whose transcripts differ).
+`nondeterministic` (two runs whose counts or transcripts differ).
 
 Nothing here reads src/: the honest tester of every case is binary
 splitting as the grader counts the baseline (grader/group_testing/calibration.py's split
@@ -187,15 +187,13 @@ def run_case(name, expected, source, check, items, workdir):
     elif name == "oracle_raises":
         results = [evaluate_failing_oracle(items, tester=tester, settings=settings)]
     else:
-        runs = 2 if expected == "nondeterministic" else 1
-        results = [local.evaluate_local(items, tester=tester, settings=dict(settings),
-                                        quiet=True)
-                   for _ in range(runs)]
-        if runs == 2 and engine.run_verdict(results[0]) == "valid":
-            differ = [a["index"] for a, b in zip(results[0]["items"], results[1]["items"])
-                      if a["transcript"] != b["transcript"]]
+        results = local_run.evaluate_runs(
+            items, repeat=2 if expected == "nondeterministic" else 1, settings=settings,
+            tester=tester, quiet=True, problem=grade.PROBLEM, worker_file=local.WORKER)
+        if len(results) == 2 and engine.run_verdict(results[0]) == "valid":
+            differ = local_run.first_difference(results, keys=grade.PROBLEM.REPEATED)
             if differ:
-                return "nondeterministic", "first on instance %d" % differ[0]
+                return "nondeterministic", differ
     got = engine.run_verdict(results[0])
     if got != "valid" or check is None:
         return got, results[0]["message"] or ""

@@ -121,7 +121,8 @@ class TranscriptTest(unittest.TestCase):
         ]
         for runs, expected in cases:
             with self.subTest(runs=runs):
-                self.assertEqual(local_run.first_difference(runs), expected)
+                self.assertEqual(local_run.first_difference(
+                    runs, keys=("tests", "invalid_tests", "transcript")), expected)
 
 
 if __name__ == "__main__":

@@ -136,20 +136,42 @@ def evaluate_local(items, *, tester, settings, transcripts=None, progress=None,
         shutil.rmtree(home, ignore_errors=True)
 
 
-COMPARED = ("tests", "invalid_tests", "transcript")   # what --repeat compares, in order
+def evaluate_runs(items, *, repeat, settings, transcripts=None, **options):
+    """evaluate_local `repeat` times, each with a fresh worker in a fresh
+    working directory; the list of results. With `transcripts` and more
+    than one run, run K's transcripts go to TRANSCRIPTS/run-K."""
+    runs = []
+    for k in range(1, repeat + 1):
+        folder = transcripts
+        if folder and repeat > 1:
+            folder = os.path.join(folder, "run-%d" % k)
+        runs.append(evaluate_local(items, settings=dict(settings), transcripts=folder,
+                                   **options))
+    return runs
 
 
-def first_difference(runs):
+def repeat_line(runs, *, keys):
+    """The verdict of repeated runs as the line to print, and True when they
+    agree: "deterministic: N runs, identical counts and transcripts", or
+    "nondeterministic: " and the first difference (first_difference)."""
+    differ = first_difference(runs, keys=keys)
+    if differ is not None:
+        return "nondeterministic: %s" % differ, False
+    return "deterministic: %d runs, identical counts and transcripts" % len(runs), True
+
+
+def first_difference(runs, *, keys):
     """The first difference between run 1 and another, earliest instance
     first, as a line to print; None if every run has the same instances with
-    the same COMPARED values."""
+    the same values of `keys`, in their order (the problem's REPEATED: its
+    counts and the transcript)."""
     for entries in itertools.zip_longest(*(run["items"] for run in runs)):
         first = entries[0]
         for k, entry in enumerate(entries[1:], 2):
             if entry is None or first is None:
                 return ("instance %d (graded in only one of runs 1 and %d)"
                         % ((first or entry)["index"], k))
-            for key in COMPARED:
+            for key in keys:
                 if entry[key] != first[key]:
                     return ("instance %d (%s differ between runs 1 and %d: %s and %s)"
                             % (first["index"], key.replace("_", " "), k,

@@ -121,6 +121,7 @@ class _Plugin:
     """This module's functions as the engine's problem object."""
 
     SCORE = SCORE
+    REPEATED = ("tests", "invalid_tests", "transcript")   # what --repeat compares, in order
     check_query = staticmethod(problem.check_query)
     answer_query = staticmethod(problem.answer_query)
     check_instance = staticmethod(check_instance)

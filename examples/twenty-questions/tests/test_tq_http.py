@@ -10,6 +10,7 @@ import sys
 import unittest
 
 import tq_support
+from arh_grader import local_run
 from tq import direct, sets
 
 LOCAL = os.path.join(tq_support.PROJECT, "tq", "local.py")
@@ -69,6 +70,35 @@ class BadOptionsTest(unittest.TestCase):
                 self.assertEqual((done.returncode, done.stdout), (2, ""))
                 self.assertEqual(done.stderr.splitlines()[-1],
                                  "local.py: error: argument %s: %s" % (option, words))
+
+
+class RepeatTest(unittest.TestCase):
+    def run_repeated(self, tester):
+        done = subprocess.run([sys.executable, LOCAL, "--repeat", "2", "--limit", "3",
+                               "--tester", tester, "--out", tq_support.tmpdir(self)],
+                              capture_output=True, text=True, timeout=300,
+                              stdin=subprocess.DEVNULL)
+        return done.returncode, done.stdout.splitlines()[-1]
+
+    def test_the_baseline_is_deterministic(self):
+        self.assertEqual(self.run_repeated(tq_support.BASELINE),
+                         (0, "deterministic: 2 runs, identical counts and transcripts"))
+
+    def test_a_nondeterministic_tester_is_named_with_its_first_round(self):
+        status, line = self.run_repeated(tq_support.tester("nondeterministic"))
+        self.assertEqual(status, 1)
+        self.assertRegex(line, r"^nondeterministic: instance 0 \((calls|found|transcript) "
+                               r"differ between runs 1 and 2: ")
+
+    def test_a_second_run_on_the_same_folder_refuses(self):
+        out = tq_support.tmpdir(self)
+        self.assertTrue(local_run.lock_output(out))      # held for this process's life
+        done = subprocess.run([sys.executable, LOCAL, "--limit", "1", "--out", out],
+                              capture_output=True, text=True, timeout=60,
+                              stdin=subprocess.DEVNULL)
+        self.assertEqual((done.returncode, done.stdout), (2, ""))
+        self.assertEqual(done.stderr, "local: another run is writing to %r; wait for it to "
+                                      "end, or give --out another folder\n" % out)
 
 
 class ToolsTest(unittest.TestCase):

@@ -4,6 +4,7 @@ problem's worker, plug-in and sets.
 
     python3 tq/local.py                          # src/tester.py on sample/dev.jsonl
     python3 tq/local.py --items sample/test.jsonl --tester tests/testers/fixed_order.py
+    python3 tq/local.py --repeat 2               # deterministic?
 
 Progress goes to stderr, the summary to stdout as `key: value` lines, the
 result to result/result.json; the last line, `report:`, is the command
@@ -11,6 +12,13 @@ that shows where the tester wins and loses (tq/report.py). Exit status: 0
 for a valid run, 1 for an invalid one (the tester's fault), 2 when the set
 or the grader failed. Paths are printed relative to the current folder when
 they lie inside it.
+
+With --repeat N the evaluation runs N times, each with a fresh worker in a
+fresh working directory, and compares each round's calls, whether it
+found the animal, and its transcript; the last line says "deterministic:
+..." or names the first round that differs ("nondeterministic: instance
+I (...)", exit status 1). One run at a time writes to an output folder: a
+second one on the same --out refuses (exit status 2).
 """
 
 import argparse
@@ -23,7 +31,7 @@ for path in (PROJECT, ROOT_GRADER):
     if path not in sys.path:
         sys.path.insert(0, path)
 
-from arh_grader import engine, local_run, report  # noqa: E402  (the template's)
+from arh_grader import engine, local_run, options, report  # noqa: E402  (the template's)
 
 from tq import grade, sets  # noqa: E402
 
@@ -36,16 +44,29 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     grade.add_options(parser, items=sets.DEV_FILE, out=os.path.join(PROJECT, "result"))
     parser.add_argument("--tester", default=TESTER, help="the tester file (src/tester.py)")
+    parser.add_argument("--repeat", type=options.positive(int), default=1, metavar="N",
+                        help="run N times with fresh workers and compare the rounds")
     args = parser.parse_args(argv)
     sys.stdout.reconfigure(errors="backslashreplace")
+    try:
+        locked = local_run.lock_output(args.out)
+    except OSError as e:
+        sys.stderr.write("local: cannot use %r for the result: %s\n" % (args.out, e.strerror))
+        return 2
+    if not locked:
+        sys.stderr.write("local: another run is writing to %r; wait for it to end, or give "
+                         "--out another folder\n" % args.out)
+        return 2
     settings = grade.load_settings()
     plugin = grade.plugin_for(args.items)
+    runs = []
 
     def evaluate_with(items, settings, indexes):
-        return local_run.evaluate_local(items, tester=args.tester, settings=settings,
-                                    transcripts=args.transcripts, indexes=indexes,
-                                    problem=plugin, worker_file=WORKER,
-                                    progress=engine.progress_printer(len(items), key="score"))
+        runs.extend(local_run.evaluate_runs(
+            items, repeat=args.repeat, settings=settings, transcripts=args.transcripts,
+            tester=args.tester, indexes=indexes, problem=plugin, worker_file=WORKER,
+            progress=engine.progress_printer(len(items), key="score")))
+        return runs[0]
 
     try:
         result, path = engine.run(args, problem=plugin, settings=settings,
@@ -55,6 +76,11 @@ def main(argv=None):
     print("\n".join(engine.summary_lines(result, problem=plugin)))
     print("result: %s\nreport: %s" % (report.display_path(path),
                                       report.command_for(path, script=REPORT)))
+    if args.repeat > 1 and len(runs) == args.repeat:
+        line, same = local_run.repeat_line(runs, keys=plugin.REPEATED)
+        print(line)
+        if not same:
+            return 1
     if result["status"] == "valid":
         return 0
     return 2 if engine.exit_status(result) else 1

@@ -56,6 +56,7 @@ REPORT = report.Report(
 
 class Plugin:
     SCORE = "score"
+    REPEATED = ("calls", "found", "transcript")   # what --repeat compares, in order
     check_query = staticmethod(problem.check_query)
     answer_query = staticmethod(problem.answer_query)
     check_instance = staticmethod(problem.check_instance)

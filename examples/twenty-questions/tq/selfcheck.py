@@ -6,7 +6,8 @@ each with the verdict it must get, reported by the template's self-check.
 
 Verdicts are the kinds, or `valid`, `suspect` (valid but flagged: it saved
 more bits below the rounds' information than an honest tester does with
-probability 2^-20) and `nondeterministic` (two runs whose transcripts differ).
+probability 2^-20) and `nondeterministic` (two runs whose counts or
+transcripts differ).
 """
 
 import os
@@ -50,13 +51,13 @@ def run_case(name, expected, tester, items, plugin, workdir):
         tester = os.path.join(folder, os.path.basename(tester))
         with open(os.path.join(folder, "set.jsonl"), "w", encoding="utf-8") as f:
             f.write(sets.dumps([item["animal"] for item in items]))
-    runs = [local_run.evaluate_local(items, tester=tester, settings=dict(SETTINGS), quiet=True,
-                                 problem=plugin, worker_file=WORKER)
-            for _ in range(2 if expected == "nondeterministic" else 1)]
+    runs = local_run.evaluate_runs(items, repeat=2 if expected == "nondeterministic" else 1,
+                                   settings=SETTINGS, tester=tester, quiet=True,
+                                   problem=plugin, worker_file=WORKER)
     got = engine.run_verdict(runs[0])
-    if got == "valid" and len(runs) == 2 and \
-            [e["transcript"] for e in runs[0]["items"]] != [e["transcript"] for e in runs[1]["items"]]:
-        return "nondeterministic", "the transcripts differ"
+    differ = local_run.first_difference(runs, keys=plugin.REPEATED) if len(runs) == 2 else None
+    if got == "valid" and differ:
+        return "nondeterministic", differ
     return got, runs[0]["message"] or ""
 
 
