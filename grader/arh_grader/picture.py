@@ -10,11 +10,13 @@ the same scale. A dashed diagonal marks score = bound, so the distance of a
 circle from it, on the losing side, is what is left to win there; a dotted
 line marks spec.reference's score (group testing: 1.0, binary splitting).
 Circles are coloured by spec.group (one colour when the spec has none), and
-hovering over one shows spec.describe's words.
+hovering over one shows spec.describe's words. When the bound barely
+varies (twenty questions), spec.across gives the across-axis instead (the
+round's index), and each instance's bound is a dash centred on its circle.
 
 Given `pairs` (report.pair) and `figures` (report.comparison), a second
 panel has one circle (class "difference") per compared instance: across,
-its bound again; up, its score minus the other result's.
+its bound (or spec.across) again; up, its score minus the other result's.
 
 Nothing here reads or writes a file; `draw` returns the text, and fails
 only as the spec's functions do.
@@ -148,6 +150,11 @@ def draw(items, *, spec, rows, source, pairs=None, figures=None, against=None):
     scores = [i[spec.score] for i in items]
     low, high = span(bounds + scores + ([spec.reference[0]] if spec.reference else [])
                      or [0.0])
+    xs, x_range, x_label = bounds, (low, high), spec.axes[0]
+    if spec.across is not None:
+        x_label, where = spec.across
+        xs = [where(i) for i in items]
+        x_range = span(xs or [0.0])
     height = TOP + PLOT + BOTTOM + (GAP + DIFF_HEIGHT if pairs else 0)
     canvas = Canvas()
     if rows:
@@ -158,21 +165,27 @@ def draw(items, *, spec, rows, source, pairs=None, figures=None, against=None):
         title = "no instance passed"
     canvas.text(LEFT, 28, title, class_="title")
     canvas.text(LEFT, 48, source, class_="subtitle")
-    sx, sy = axes(canvas, box=(LEFT, TOP, PLOT, PLOT), x_range=(low, high),
-                  y_range=(low, high), x_label=spec.axes[0], y_label=spec.axes[1])
-    canvas.add("line", class_="floor-line", x1=sx(low), y1=sy(low), x2=sx(high), y2=sy(high))
+    sx, sy = axes(canvas, box=(LEFT, TOP, PLOT, PLOT), x_range=x_range,
+                  y_range=(low, high), x_label=x_label, y_label=spec.axes[1])
+    if spec.across is None:
+        canvas.add("line", class_="floor-line", x1=sx(low), y1=sy(low), x2=sx(high),
+                   y2=sy(high))
+    else:                   # each instance's bound, a dash above or below its circle
+        for x, y in zip(xs, bounds):
+            canvas.add("line", class_="floor-line", x1=sx(x) - RADIUS, y1=sy(y),
+                       x2=sx(x) + RADIUS, y2=sy(y))
     if spec.reference:
         level = spec.reference[0]
-        canvas.add("line", class_="baseline-line", x1=sx(low), y1=sy(level), x2=sx(high),
-                   y2=sy(level))
-    for item, x, y in zip(items, bounds, scores):
+        canvas.add("line", class_="baseline-line", x1=sx(x_range[0]), y1=sy(level),
+                   x2=sx(x_range[1]), y2=sy(level))
+    for item, x, y in zip(items, xs, scores):
         group = {} if spec.group is None else {"data_" + spec.group: item[spec.group]}
         canvas.add("circle", _tooltip(spec, item), class_="instance", cx=sx(x), cy=sy(y),
                    r=RADIUS, fill=_fill(spec, colour, item, None),
                    data_index=item["index"], **group)
     legend(canvas, spec, rows, colour)
     if pairs:
-        difference_panel(canvas, spec, pairs, figures, against, colour, (low, high))
+        difference_panel(canvas, spec, pairs, figures, against, colour, x_range, x_label)
     return ('<?xml version="1.0" encoding="UTF-8"?>\n'
             '<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
             'viewBox="0 0 %d %d">\n<style>%s</style>\n'
@@ -194,7 +207,8 @@ def legend(canvas, spec, rows, colour):
         canvas.text(LEGEND + 18, y, "%s (%d)" % (name, count))
         canvas.text(LEGEND + 18, y + 15, "%.4f / %.4f" % (score, low), class_="tick")
     y += 14
-    lines = [("floor-line", "score = %s" % spec.bound_short)]
+    lines = [("floor-line", "score = %s" % spec.bound_short if spec.across is None
+              else "its %s" % spec.bound_short)]
     if spec.reference:
         lines.append(("baseline-line", spec.reference[1]))
     for style, words in lines:
@@ -202,12 +216,13 @@ def legend(canvas, spec, rows, colour):
         canvas.add("line", class_=style, x1=float(LEGEND), y1=float(y - 4),
                    x2=float(LEGEND + 28), y2=float(y - 4))
         canvas.text(LEGEND + 36, y, words)
-    canvas.text(LEGEND, y + 30, "%s the diagonal:" % ("above" if spec.lower_is_better
-                                                      else "below"), class_="tick")
+    canvas.text(LEGEND, y + 30, "%s the %s:" % ("above" if spec.lower_is_better else "below",
+                                               "diagonal" if spec.across is None else "dash"),
+                class_="tick")
     canvas.text(LEGEND, y + 45, "%s left to win" % spec.count, class_="tick")
 
 
-def difference_panel(canvas, spec, pairs, figures, against, colour, x_range):
+def difference_panel(canvas, spec, pairs, figures, against, colour, x_range, x_label):
     """Each compared instance's score minus the other result's."""
     top = TOP + PLOT + GAP
     differences = [a[spec.score] - b[spec.score] for a, b in pairs]
@@ -221,14 +236,15 @@ def difference_panel(canvas, spec, pairs, figures, against, colour, x_range):
                    ", 95%% interval [%+.4f, %+.4f]" % tuple(interval) if interval else ""),
                 class_="subtitle")
     sx, sy = axes(canvas, box=(LEFT, top, PLOT, DIFF_HEIGHT), x_range=x_range,
-                  y_range=(-reach, reach), x_label=spec.axes[0],
+                  y_range=(-reach, reach), x_label=x_label,
                   y_label="score minus the other's")
     canvas.add("line", class_="zero-line", x1=sx(x_range[0]), y1=sy(0.0), x2=sx(x_range[1]),
                y2=sy(0.0))
     for (mine, theirs), d in zip(pairs, differences):
         canvas.add("circle", _tooltip(spec, mine, "; other result %d %s, difference %+.4f"
                                       % (theirs[spec.count], spec.count, d)),
-                   class_="difference", cx=sx(spec.bound(mine)), cy=sy(d),
+                   class_="difference", cx=sx(spec.bound(mine) if spec.across is None
+                                              else spec.across[1](mine)), cy=sy(d),
                    r=RADIUS, fill=_fill(spec, colour, mine, SPARE_COLOURS[-1]),
                    data_index=mine["index"])
     above, below = spec.win if not spec.lower_is_better else spec.win[::-1]

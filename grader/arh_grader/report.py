@@ -64,6 +64,7 @@ class Report:
     axes: tuple             # the picture's (across, up) labels: the bound, the score
     win: tuple              # what a win and a loss have ("fewer tests", "more tests")
     reference: tuple = None  # (score, words): a line across the picture, or None
+    across: tuple = None    # (label, item -> x): the picture's across-axis, if not the bound
     group: str = None       # the key grouping instances ("family"), or None
     groups: tuple = ()      # the groups in their order; others follow, sorted
     colours: dict = dataclasses.field(default_factory=dict)   # group -> its colour

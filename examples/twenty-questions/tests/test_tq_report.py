@@ -159,8 +159,16 @@ class ReportTest(unittest.TestCase):
         words = " ".join(t.text or "" for t in root.iter(SVG + "text"))
         result = self.results["shipped"]
         for shown in ("mean_score %.4f, bound %.4f" % (result["mean_score"], result["bound"]),
-                      "score = bound", "all (%d)" % ROUNDS):
+                      "round (its index in the set)", "its bound", "all (%d)" % ROUNDS):
             self.assertIn(shown, words)
+        # across, the round's index; each round's bound a dash centred on its circle
+        dashes = [line for line in root.iter(SVG + "line") if line.get("class") == "floor-line"]
+        self.assertEqual(len(dashes), ROUNDS + 1)              # and one in the legend
+        centres = sorted(round((float(d.get("x1")) + float(d.get("x2"))) / 2, 1)
+                         for d in dashes[:ROUNDS])
+        self.assertEqual(centres, sorted(float(c.get("cx")) for c in marks))
+        xs = {int(c.get("data-index")): float(c.get("cx")) for c in marks}
+        self.assertEqual(sorted(xs, key=xs.get), list(range(ROUNDS)))
 
     def test_a_result_against_itself_is_all_draws(self):
         status, stdout, _ = self.report(self.paths["shipped"], "--against",

@@ -51,7 +51,8 @@ REPORT = report.Report(
     rows="below_bound", describe=describe,
     axes=("bound (the round's best expected score)", "score (found - 0.02 x calls)"),
     reference=(score.round_score(True, 1), "found at the first call (0.98)"),
-    win=("a higher score", "a lower score"), digits=DIGITS)
+    win=("a higher score", "a lower score"), digits=DIGITS,
+    across=("round (its index in the set)", operator.itemgetter("index")))
 
 
 class Plugin:
