@@ -116,6 +116,16 @@ class ToolsTest(unittest.TestCase):
         self.assertIn("selfcheck: 8/8 cases as expected", out)
         self.assertIn("case: reads_set              expected: suspect          got: suspect", out)
 
+    def test_a_tester_that_is_not_a_file_is_refused_by_name(self):
+        done = subprocess.run([sys.executable, os.path.join(tq_support.PROJECT, "tq",
+                                                            "compare.py"),
+                               "--challenger", "no/such.py", "--incumbent", tq_support.BASELINE],
+                              capture_output=True, text=True, timeout=60,
+                              stdin=subprocess.DEVNULL)
+        self.assertEqual((done.returncode, done.stdout), (2, ""))
+        self.assertEqual(done.stderr.splitlines()[-1],
+                         "compare.py: error: --challenger 'no/such.py' is not a file")
+
     def test_a_tester_past_its_deadline_loses_each_comparison(self):
         status, out = self.command("compare.py", "--challenger", tq_support.tester("hangs"),
                                    "--incumbent", tq_support.tester("gives_up"),

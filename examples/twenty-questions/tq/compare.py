@@ -81,6 +81,9 @@ def main(argv=None):
     parser.add_argument("--instance-timeout", type=options.positive(float), metavar="SECONDS",
                         help="each tester's deadline on a round (default: autoresearch.toml)")
     args = parser.parse_args(argv)
+    for option, path in (("--challenger", args.challenger), ("--incumbent", args.incumbent)):
+        if not os.path.isfile(path):
+            parser.error("%s %r is not a file" % (option, path))
     timeout = args.instance_timeout or float(grade.load_settings()["instance_timeout_s"])
     try:
         finds = [direct.load_tester(path).play for path in (args.challenger, args.incumbent)]
