@@ -59,12 +59,7 @@ def summary_lines(record, comparisons, *, state, mmi):
     if below_mmi(record, comparisons, mmi):
         decision += (" (below the MMI: the mean score falls by %.4f, less than %g)"
                      % (-found[0] if found else 0.0, mmi))
-    if found is None:
-        diff = "-"
-    else:
-        diff = "%.4f (95%% interval %s, %d comparisons)" % (
-            found[0], "-" if found[1] is None else "%.4f to %.4f" % found[1:],
-            len(compare_state.scores(comparisons)))
+    diff = sprt.difference_text(compare_state.scores(comparisons))
     late = [sum(entry[k] is None for entry in comparisons) for k in (0, 1)]
     return ["decision: %s" % decision, "reason: %s" % record.reason,
             "comparisons: %d" % record.comparisons, "W/L/D: %s" % wld(record),

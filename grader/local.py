@@ -74,14 +74,9 @@ def main(argv=None):
     sys.stdout.reconfigure(errors="backslashreplace")   # a console of any encoding
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     local_run.pin(0, 1)
-    try:
-        locked = local_run.lock_output(args.out)
-    except OSError as e:
-        sys.stderr.write("local: cannot use %r for the result: %s\n" % (args.out, e.strerror))
-        return 2
-    if not locked:
-        sys.stderr.write("local: another run is writing to %r; wait for it to end, or give "
-                         "--out another folder\n" % args.out)
+    refused = local_run.claim_output(args.out)
+    if refused is not None:
+        sys.stderr.write(refused)
         return 2
 
     if args.worker_url is not None:
@@ -114,14 +109,7 @@ def main(argv=None):
         return 130
     print("\n".join(grade.summary_lines(result)))
     print("result: %s\nreport: %s" % (display_path(path), report.command_for(path)))
-    if args.repeat > 1 and len(runs) == args.repeat:
-        line, same = local_run.repeat_line(runs, keys=grade.PROBLEM.REPEATED)
-        print(line)
-        if not same:
-            return 1
-    if result["status"] == "valid":
-        return 0
-    return 2 if grade.exit_status(result) else 1
+    return local_run.exit_status(result, runs, keys=grade.PROBLEM.REPEATED)
 
 
 if __name__ == "__main__":

@@ -304,6 +304,16 @@ def mean_interval(values):
     return mean, mean - half, mean + half
 
 
+def difference_text(values):
+    """The summary's `score_difference` of `values`: "-" when there are
+    none, else "MEAN (95% interval LOW to HIGH, N comparisons)"."""
+    found = mean_interval(values)
+    if found is None:
+        return "-"
+    return "%.4f (95%% interval %s, %d comparisons)" % (
+        found[0], "-" if found[1] is None else "%.4f to %.4f" % found[1:], len(values))
+
+
 def run(settings, outcomes):
     """Feed `outcomes` (an iterable of WIN, LOSS, DRAW) to a fresh record
     until it decides or they run out; the record."""

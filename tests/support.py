@@ -20,7 +20,7 @@ if GRADER not in sys.path:
 
 import grade  # noqa: E402
 import local  # noqa: E402
-from arh_grader import Oracle, local_run  # noqa: E402
+from arh_grader import Oracle, local_run, workers  # noqa: E402
 from group_testing import problem  # noqa: E402
 
 SAMPLE = os.path.join(ROOT, "sample", "items.jsonl")
@@ -67,6 +67,21 @@ def start_worker(case, oracle_url, tester=SPLITTING):
                                        worker=local.WORKER)
     case.addCleanup(local_run.stop_worker, proc)
     return proc, url
+
+
+REFERENCE = [sys.executable, os.path.join(ROOT, "harness", "worker.py")]   # as a command
+
+
+def reference_at_url(case):
+    """harness/worker.py started from its command on a free port, expecting
+    its oracle on another free port; (the worker's URL, the oracle's port)."""
+    port = workers.free_port()
+    log = open(os.devnull, "wb")
+    case.addCleanup(log.close)
+    proc, url = workers.start(REFERENCE, oracle_url="http://127.0.0.1:%d/" % port, log=log)
+    case.addCleanup(workers.stop, proc)
+    workers.wait_listening(proc, url, timeout=30)
+    return url, port
 
 
 def run_command(case, *args, timeout=300):

@@ -9,9 +9,8 @@ import sys
 import unittest
 
 import support
-from arh_grader import workers
 
-REFERENCE = [sys.executable, os.path.join(support.ROOT, "harness", "worker.py")]
+REFERENCE = support.REFERENCE
 LIMIT = "5"             # instances of the sample graded in each run
 
 
@@ -27,12 +26,7 @@ class AnyWorkerTest(unittest.TestCase):
             else None
 
     def test_a_running_worker_at_a_url_gives_the_bytes_of_a_plain_run(self):
-        port = workers.free_port()
-        log = open(os.devnull, "wb")
-        self.addCleanup(log.close)
-        proc, url = workers.start(REFERENCE, oracle_url="http://127.0.0.1:%d/" % port, log=log)
-        self.addCleanup(workers.stop, proc)
-        workers.wait_listening(proc, url, timeout=30)
+        url, port = support.reference_at_url(self)
         status, output, blob = self.run_local("--worker-url", url, "--oracle-port", str(port))
         self.assertEqual(status, 0, output)
         self.assertEqual(blob, self.run_local()[2])

@@ -15,7 +15,7 @@ import conformance
 from arh_grader import workers
 
 WORKERS = os.path.join(support.ROOT, "tests", "workers")
-REFERENCE = [sys.executable, os.path.join(support.ROOT, "harness", "worker.py")]
+REFERENCE = support.REFERENCE
 PARALLEL = 12           # broken workers checked at once (most of the time is waiting)
 GONE_WAIT = 5.0         # seconds a killed process may take to disappear
 
@@ -71,12 +71,7 @@ class ReferenceTest(unittest.TestCase):
                                    "skipped": "0"})
 
     def test_passes_every_rule_at_a_url_but_port_zero_which_needs_a_command(self):
-        port = workers.free_port()
-        log = open(os.devnull, "wb")
-        self.addCleanup(log.close)
-        proc, url = workers.start(REFERENCE, oracle_url="http://127.0.0.1:%d/" % port, log=log)
-        self.addCleanup(workers.stop, proc)
-        workers.wait_listening(proc, url, timeout=30)
+        url, port = support.reference_at_url(self)
         status, stdout, stderr = support.run_command(
             self, "grader/conformance.py", "--worker", url, "--oracle-port", str(port))
         self.assertEqual(status, 0, stdout + stderr)

@@ -150,14 +150,22 @@ def evaluate_runs(items, *, repeat, settings, transcripts=None, **options):
     return runs
 
 
-def repeat_line(runs, *, keys):
-    """The verdict of repeated runs as the line to print, and True when they
-    agree: "deterministic: N runs, identical counts and transcripts", or
-    "nondeterministic: " and the first difference (first_difference)."""
-    differ = first_difference(runs, keys=keys)
-    if differ is not None:
-        return "nondeterministic: %s" % differ, False
-    return "deterministic: %d runs, identical counts and transcripts" % len(runs), True
+def exit_status(result, runs, *, keys, stream=sys.stdout):
+    """A local run's exit status from its result and its runs
+    (evaluate_runs; none when the set failed), once its summary is printed:
+    0 for a valid run, 1 for the tester's fault, 2 for the set's or the
+    grader's. With more than one run it first prints
+    "deterministic: N runs, identical counts and transcripts", or
+    "nondeterministic: " and the first difference (exit status 1)."""
+    if len(runs) > 1:
+        differ = first_difference(runs, keys=keys)
+        if differ is not None:
+            stream.write("nondeterministic: %s\n" % differ)
+            return 1
+        stream.write("deterministic: %d runs, identical counts and transcripts\n" % len(runs))
+    if result["status"] == "valid":
+        return 0
+    return 2 if engine.exit_status(result) else 1
 
 
 def first_difference(runs, *, keys):
@@ -177,6 +185,18 @@ def first_difference(runs, *, keys):
                             % (first["index"], key.replace("_", " "), k,
                                first[key], entry[key]))
     return None
+
+
+def claim_output(folder):
+    """lock_output, said for the console: None once this process holds
+    `folder`, else the line that says why it cannot (exit status 2)."""
+    try:
+        if lock_output(folder):
+            return None
+    except OSError as e:
+        return "local: cannot use %r for the result: %s\n" % (folder, e.strerror)
+    return ("local: another run is writing to %r; wait for it to end, or give --out "
+            "another folder\n" % folder)
 
 
 def lock_output(folder):

@@ -11,7 +11,7 @@ rejects or continues. Both testers play in this process, counted by the
 oracle's own Session (tq.direct). The decision goes to stdout as `key:
 value` lines, with `score_difference`: the mean over rounds of the
 challenger's score minus the incumbent's (above 0, the challenger is
-better) and its 95% interval (sprt.mean_interval). A tester still playing a
+better) and its 95% interval (sprt.difference_text). A tester still playing a
 round at the deadline (autoresearch.toml's instance_timeout_s, or
 --instance-timeout) loses that comparison, and `timeouts` counts them; the
 rounds with a timeout are left out of the score difference. Exit status: 0 once decided, 1 when a tester fails, 2 for bad
@@ -96,11 +96,7 @@ def main(argv=None):
     print("comparisons: %d" % record.comparisons)
     print("W/L/D: %d/%d/%d" % (record.wins, record.losses, record.draws))
     differences = [a - b for a, b in pairs if a is not None and b is not None]
-    found = sprt.mean_interval(differences)
-    print("score_difference: %s" % ("-" if found is None else
-                                    "%.4f (95%% interval %s, %d comparisons)" % (
-                                        found[0], "-" if found[1] is None else
-                                        "%.4f to %.4f" % found[1:], len(differences))))
+    print("score_difference: %s" % sprt.difference_text(differences))
     print("timeouts: challenger %d, incumbent %d"
           % tuple(sum(pair[k] is None for pair in pairs) for k in (0, 1)))
     return 0

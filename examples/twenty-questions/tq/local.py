@@ -48,14 +48,9 @@ def main(argv=None):
                         help="run N times with fresh workers and compare the rounds")
     args = parser.parse_args(argv)
     sys.stdout.reconfigure(errors="backslashreplace")
-    try:
-        locked = local_run.lock_output(args.out)
-    except OSError as e:
-        sys.stderr.write("local: cannot use %r for the result: %s\n" % (args.out, e.strerror))
-        return 2
-    if not locked:
-        sys.stderr.write("local: another run is writing to %r; wait for it to end, or give "
-                         "--out another folder\n" % args.out)
+    refused = local_run.claim_output(args.out)
+    if refused is not None:
+        sys.stderr.write(refused)
         return 2
     settings = grade.load_settings()
     plugin = grade.plugin_for(args.items)
@@ -76,14 +71,7 @@ def main(argv=None):
     print("\n".join(engine.summary_lines(result, problem=plugin)))
     print("result: %s\nreport: %s" % (report.display_path(path),
                                       report.command_for(path, script=REPORT)))
-    if args.repeat > 1 and len(runs) == args.repeat:
-        line, same = local_run.repeat_line(runs, keys=plugin.REPEATED)
-        print(line)
-        if not same:
-            return 1
-    if result["status"] == "valid":
-        return 0
-    return 2 if engine.exit_status(result) else 1
+    return local_run.exit_status(result, runs, keys=plugin.REPEATED)
 
 
 if __name__ == "__main__":
