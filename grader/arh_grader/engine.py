@@ -40,7 +40,7 @@ import sys
 import time
 import traceback
 
-from .result import Failure, strict_json, write_json
+from .result import Failure, release, reserve, strict_json, write_json
 
 CONSOLE_CHARS = 4000    # characters of a message printed at most
 
@@ -161,36 +161,60 @@ def load_set(path, *, problem):
 
 
 def run(argv, *, problem, settings, evaluate_with):
-    """Shared by the grading commands: load the set (argv.items), keep the
-    instances chosen by argv.limit or argv.only, call `evaluate_with(items,
-    settings, indexes)` and write argv.out/result.json; (result, path). A
-    fault of the grader's own becomes grader_error; UsageError for an
-    --only past the set's end."""
-    try:
-        items = load_set(argv.items, problem=problem)
-        indexes = list(range(len(items)))
-        if argv.limit is not None:
-            indexes = indexes[:argv.limit]
-        if argv.only is not None:
-            past = [k for k in argv.only if k >= len(items)]
-            if past:
-                raise UsageError("--only names instance %d, but %s has %d (0..%d)"
-                                 % (past[0], argv.items, len(items), len(items) - 1))
-            indexes = argv.only
-        items = [items[k] for k in indexes]
-        if argv.instance_timeout is not None:
-            settings["instance_timeout_s"] = argv.instance_timeout
-        result = evaluate_with(items, settings, indexes)
-    except Failure as failure:
-        result = summarize(problem, [], failure)
-    except UsageError:
-        raise
-    except Exception:
-        result = summarize(problem, [], Failure("grader_error",
-                                                traceback.format_exc(limit=-3)))
+    """Shared by the grading commands: set aside the result's space
+    (result.reserve), load the set (argv.items), keep the instances chosen
+    by argv.limit or argv.only, call `evaluate_with(items, settings,
+    indexes)` and write argv.out/result.json into that space; (result,
+    path). A fault of the grader's own becomes grader_error; UsageError for
+    an --only past the set's end. When the result cannot be written (no
+    room for the reservation before the run, or the write failing after
+    it), one line on stderr names the path and the system's error, and
+    SystemExit(2), grader_error's exit status, ends the command."""
     path = os.path.join(argv.out, "result.json")
-    write_json(path, result)
+    try:
+        reserved = reserve(path)
+    except OSError as e:
+        cannot_write(path, e)
+    try:
+        try:
+            items = load_set(argv.items, problem=problem)
+            indexes = list(range(len(items)))
+            if argv.limit is not None:
+                indexes = indexes[:argv.limit]
+            if argv.only is not None:
+                past = [k for k in argv.only if k >= len(items)]
+                if past:
+                    raise UsageError("--only names instance %d, but %s has %d (0..%d)"
+                                     % (past[0], argv.items, len(items), len(items) - 1))
+                indexes = argv.only
+            items = [items[k] for k in indexes]
+            if argv.instance_timeout is not None:
+                settings["instance_timeout_s"] = argv.instance_timeout
+            result = evaluate_with(items, settings, indexes)
+        except Failure as failure:
+            result = summarize(problem, [], failure)
+        except UsageError:
+            raise
+        except Exception:
+            result = summarize(problem, [], Failure("grader_error",
+                                                    traceback.format_exc(limit=-3)))
+        try:
+            write_json(path, result, reserved=reserved)
+        except OSError as e:
+            cannot_write(path, e)
+    finally:
+        release(reserved)
     return result, path
+
+
+def cannot_write(path, error, *, stream=None):
+    """The end of a command whose result cannot be written: one line naming
+    `path` and the system's `error` on `stream` (stderr), then SystemExit(2)."""
+    stream = sys.stderr if stream is None else stream
+    command = os.path.splitext(os.path.basename(sys.argv[0] or "grade"))[0]
+    stream.write("%s: cannot write %s: %s\n" % (command, path, error.strerror or error))
+    stream.flush()
+    raise SystemExit(2)
 
 
 def summary_lines(result, *, problem):
