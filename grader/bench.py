@@ -59,7 +59,7 @@ BLOCK = 250              # round trips of one kind before switching to the other
 N = 512                  # items of the instance the harness round trips test
 POOL_ITEMS = 50          # items of each round trip's pool: binary splitting's mean
                          # pool on the 500-instance set is 49 items (194 bytes)
-SECRET = (N, frozenset({N - 1}))         # that instance: item N - 1 is the defective
+SECRET = problem.secret_of({"n": N, "defectives": [N - 1]})   # item N - 1 is the defective
 REPLY = b'{"positive":true}'             # 17 bytes: every round trip's answer
 CLIENT_CORE, SERVER_CORE = 0, 1          # the worker's core and the grader's
 SPAWN = multiprocessing.get_context("spawn")

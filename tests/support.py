@@ -50,6 +50,11 @@ def read_bytes(path):
         return f.read()
 
 
+def secret(n, defectives):
+    """What the oracle keeps for an instance of `n` items and these defectives."""
+    return problem.secret_of({"n": n, "defectives": sorted(defectives)})
+
+
 def start_oracle(case, **options):
     """A live oracle on a loopback port (group testing's rules unless `check`
     and `answer` are given), stopped at cleanup."""

@@ -62,7 +62,7 @@ class WorkerOracleClientTest(unittest.TestCase):
         return client
 
     def test_answers_and_refusals(self):
-        token = self.oracle.open((64, frozenset({3, 40})), cap=6, max_body=problem.max_body(64))
+        token = self.oracle.open(support.secret(64, {3, 40}), cap=6, max_body=problem.max_body(64))
         client = self.client(token)
         self.assertIs(client.test([0, 1, 2]), False)
         self.assertIs(client.test([40, 63]), True)
@@ -80,7 +80,7 @@ class WorkerOracleClientTest(unittest.TestCase):
         self.assertIsNone(client.sock)                      # closed as the oracle asked
 
     def test_a_closed_connection_is_reopened_for_the_next_test(self):
-        token = self.oracle.open((64, frozenset({3})), cap=2, max_body=problem.max_body(64))
+        token = self.oracle.open(support.secret(64, {3}), cap=2, max_body=problem.max_body(64))
         client = self.client(token)
         self.assertIs(client.test([3]), True)
         self.assertIs(client.test([4]), False)

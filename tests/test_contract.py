@@ -139,7 +139,7 @@ class OracleRowsTest(unittest.TestCase):
         row = rules.oracle(cause)
         for label, data, how in cases:
             with self.subTest(cause=cause, case=label):
-                token = self.oracle.open((N, frozenset({3})), cap=problem.cap(N),
+                token = self.oracle.open(support.secret(N, {3}), cap=problem.cap(N),
                                          max_body=problem.max_body(N))
                 status, headers, closed = send(self.oracle.port,
                                                data.replace(TOKEN, token.encode()), how,
@@ -157,7 +157,7 @@ class OracleRowsTest(unittest.TestCase):
 
     def test_over_the_cap(self):
         row = rules.oracle("over_cap")
-        token = self.oracle.open((N, frozenset({3})), cap=1, max_body=problem.max_body(N))
+        token = self.oracle.open(support.secret(N, {3}), cap=1, max_body=problem.max_body(N))
         statuses = [send(self.oracle.port, req(token=token.encode()), None, closes)
                     for closes in (False, True)]
         session = self.oracle.close(token)
@@ -169,7 +169,7 @@ class OracleRowsTest(unittest.TestCase):
         def broken(secret, query):
             raise RuntimeError("broken on purpose")
         oracle = support.start_oracle(self, answer=broken)
-        token = oracle.open((N, frozenset({3})), cap=9, max_body=problem.max_body(N))
+        token = oracle.open(support.secret(N, {3}), cap=9, max_body=problem.max_body(N))
         status, _, closed = send(oracle.port, req(token=token.encode()), None)
         session = oracle.close(token)
         row = rules.oracle("fault")
@@ -188,7 +188,7 @@ class OracleRowsTest(unittest.TestCase):
             (req(length=b"%d" % (len(BODY) + 5)), "half", 400, None),
             (req(length=b"%d" % (len(BODY) + 5)), "stall", 408, None),
         ]
-        token = oracle.open((N, frozenset({3})), cap=len(cases), max_body=problem.max_body(N))
+        token = oracle.open(support.secret(N, {3}), cap=len(cases), max_body=problem.max_body(N))
         for data, how, _, _ in cases + [(req(), None, 429, None)]:
             send(oracle.port, data.replace(TOKEN, token.encode()), how)
         lines = [json.loads(line) for line in oracle.close(token).transcript]

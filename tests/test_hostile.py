@@ -33,7 +33,7 @@ SEED = "hostile-input"
 ORACLE_REQUESTS = 10_500       # fuzz requests sent to the oracle
 N = 100                        # items of the fuzzed session
 TRUTH = frozenset({7, 42, 99})  # its defectives
-SECRET = (N, TRUTH)
+SECRET = support.secret(N, TRUTH)
 MAX_BODY = problem.max_body(N)  # bytes
 SIDE_VALID, SIDE_INVALID = 300, 60   # tests of the session running beside the fuzz
 SIDE_PAUSE = 0.015             # seconds between two of its tests
@@ -412,7 +412,8 @@ class OracleEdgeTest(unittest.TestCase):
     def setUp(self):
         self.n = problem.N_MAX
         self.oracle = support.start_oracle(self)
-        self.token = self.oracle.open((self.n, TRUTH), cap=10 ** 6,
+        self.token = self.oracle.open(support.secret(self.n, TRUTH),
+                                      cap=10 ** 6,
                                       max_body=problem.max_body(self.n))
         self.keep = KeepAlive(self.oracle.port)
         self.addCleanup(self.keep.close)

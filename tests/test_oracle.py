@@ -18,7 +18,7 @@ class OracleTest(unittest.TestCase):
     def setUp(self):
         self.oracle = support.start_oracle(self, record=True)
         self.n, self.truth = 64, [3, 40]
-        self.token = self.oracle.open((self.n, frozenset(self.truth)),
+        self.token = self.oracle.open(support.secret(self.n, self.truth),
                                       cap=problem.cap(self.n), max_body=problem.max_body(self.n))
         self.conn = http.client.HTTPConnection("127.0.0.1", self.oracle.port, timeout=10)
         self.addCleanup(self.conn.close)
@@ -73,7 +73,7 @@ class OracleTest(unittest.TestCase):
         self.assertEqual(session.tests, 1)
 
     def test_the_cap(self):
-        token = self.oracle.open((4, frozenset({1})), cap=3, max_body=64)
+        token = self.oracle.open(support.secret(4, {1}), cap=3, max_body=64)
         statuses = [self.post({"pool": [0]}, token=token)[0] for _ in range(5)]
         self.assertEqual(statuses, [200, 200, 200, 429, 429])
         session = self.oracle.close(token)
@@ -92,7 +92,7 @@ class OracleTest(unittest.TestCase):
         self.assertEqual((session.tests, session.invalid), (2, 0))  # 413 and the last
 
     def test_tokens_are_long_and_distinct(self):
-        tokens = {self.oracle.open((64, frozenset({1})), cap=1, max_body=1) for _ in range(100)}
+        tokens = {self.oracle.open(support.secret(64, {1}), cap=1, max_body=1) for _ in range(100)}
         self.assertEqual(len(tokens), 100)
         self.assertTrue(all(len(t) >= 32 for t in tokens))      # 24 bytes, base64
 
@@ -133,7 +133,8 @@ class HttpRulesTest(unittest.TestCase):
 
     def setUp(self):
         self.oracle = support.start_oracle(self)
-        self.token = self.oracle.open((64, frozenset({3})), cap=100, max_body=problem.max_body(64))
+        self.token = self.oracle.open(support.secret(64, {3}), cap=100,
+                                      max_body=problem.max_body(64))
 
     def test_the_exact_bytes_of_a_reply(self):
         data = request(b'{"pool":[3]}', token=self.token.encode())
@@ -201,7 +202,7 @@ class OpenRequestsTest(unittest.TestCase):
 
     def setUp(self):
         self.oracle = support.start_oracle(self, record=True)
-        self.token = self.oracle.open((64, frozenset({3})), cap=1000, max_body=4096)
+        self.token = self.oracle.open(support.secret(64, {3}), cap=1000, max_body=4096)
 
     def connect(self):
         sock = socket.create_connection(("127.0.0.1", self.oracle.port))

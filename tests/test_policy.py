@@ -79,6 +79,25 @@ class PolicyTest(unittest.TestCase):
         self.assertEqual((over_http.tests, over_http.ended_by_answer, over_http.digest),
                          (session.tests, session.ended_by_answer, session.digest))
 
+    def test_request_numbers_only_grow_when_invalid_queries_are_not_counted(self):
+        # Three requests in flight at once, the first one invalid and not
+        # counted: the third must not take the second's number, or one of
+        # them is never recorded and the count leaves the transcript.
+        for policy in (Policy(), Policy(count_invalid=False), TRIVIA):
+            with self.subTest(policy=policy):
+                session = Session(SECRET, cap=BUDGET, max_body=64, check=check,
+                                  answer=answer, record=True, policy=policy)
+                first, second = session.admit(), session.admit()
+                session.log(first, 400, b'"bad"', b'{"error":"bad"}')
+                third = session.admit()
+                self.assertEqual(len({first, second, third}), 3)
+                for number in (second, third):
+                    self.assertTrue(session.answering(number))
+                    session.log(number, 200, b'{"guess":1}', b'{"correct":false}')
+                session.end()
+                self.assertEqual(len(session.transcript), session.tests)
+                self.assertEqual(session.tests, 3 if policy.count_invalid else 2)
+
     def test_a_policy_names_a_bad_setting(self):
         with self.assertRaisesRegex(ValueError, r"^over_cap must be 'fail' or 'end', got 'x'$"):
             Policy(over_cap="x")

@@ -20,7 +20,7 @@ def load_splitting():
 
 
 class QueryTest(unittest.TestCase):
-    SECRET = (8, frozenset({2, 5}))
+    SECRET = problem.secret_of({"n": 8, "defectives": [2, 5]})
 
     def test_valid_pools(self):
         for pool, positive in (([0], False), ([2], True), ([7, 6, 5], True),

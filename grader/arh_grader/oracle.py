@@ -172,7 +172,7 @@ class _Connection(socketserver.BaseRequestHandler):
         as parsed or as JSON bytes, the reply as an object or JSON bytes,
         close?). The session's rules, and HTTP's own: 411, 100, 400, 408."""
         text = headers.get(b"content-length", b"")
-        if number <= session.cap and (not text.isdigit() or b"transfer-encoding" in headers):
+        if session.within_cap(number) and (not text.isdigit() or b"transfer-encoding" in headers):
             return 411, b"null", {"error": "a Content-Length of digits is required, "
                                   "and no Transfer-Encoding"}, True     # isdigit: ASCII only
         length = int(text) if text.isdigit() and len(text) <= 9 else None

@@ -72,7 +72,9 @@ class Session:
         self.fault = None         # set when the oracle itself failed on a request
         self.transcript = [] if record else None
         self._sha = hashlib.sha256()
+        self._numbers = 0         # requests admitted so far, counted or not: numbers only grow
         self._open = {}           # request number -> its connection, until recorded
+        self._place = {}          # request number -> the count when it was admitted
         self._answering = set()   # numbers of open requests read whole, being answered
         self._idle = threading.Condition()
 
@@ -85,7 +87,10 @@ class Session:
     def admit(self, connection=None):
         """Count a request and return its number; None, uncounted, once the
         session has ended; ROUND_OVER, uncounted, once the policy has ended
-        the round. `connection` is what end() cuts (see cut())."""
+        the round. `connection` is what end() cuts (see cut()). Numbers
+        only grow, one a request admitted, even where the policy later
+        takes a request's count back (an invalid query not counted): no two
+        requests of a session ever share one."""
         with self._idle:
             if self.closed:
                 return None
@@ -94,8 +99,14 @@ class Session:
             if self.ended:
                 return ROUND_OVER
             self.tests += 1
-            self._open[self.tests] = connection
-            return self.tests
+            self._numbers += 1
+            self._open[self._numbers] = connection
+            self._place[self._numbers] = self.tests
+            return self._numbers
+
+    def within_cap(self, number):
+        """Whether request `number` was admitted within the cap."""
+        return self._place.get(number, 0) <= self.cap
 
     def early(self, number, length, *, shown=None):
         """The refusal of request `number` before its body is read, as
@@ -103,7 +114,7 @@ class Session:
         413 for a body of `length` bytes over max_body (`length` None: too
         many digits to read; `shown`: the length as the request gave it).
         None when the body is to be read."""
-        if number > self.cap:               # with over_cap "fail": "end" never admits it
+        if not self.within_cap(number):     # with over_cap "fail": "end" never admits it
             self.over_cap = True
             return 429, "over the cap of %d tests" % self.cap
         if length is None or length > self.max_body:
@@ -172,6 +183,7 @@ class Session:
             if number not in self._open:
                 return
             del self._open[number]
+            self._place.pop(number, None)
             self._answering.discard(number)
             if status == 400 and not self.policy.count_invalid:
                 self.tests -= 1             # refused without using a call: no line
@@ -206,6 +218,7 @@ class Session:
             for number in sorted(self._open):
                 self._record(408, b"null", CUT)
             self._open.clear()
+            self._place.clear()
             self._answering.clear()
 
 

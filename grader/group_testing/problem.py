@@ -51,7 +51,7 @@ def max_body(n):
 def check_query(secret, query):
     """Raise QueryError unless `query` is {"pool": [1..n distinct indices]}.
 
-    `secret` is (n, defectives) as made by `secret_of`. Booleans and floats
+    `secret` is (n, defectives, mask) as made by `secret_of`. Booleans and floats
     are not indices, whatever their value.
     """
     n = secret[0]
@@ -73,8 +73,16 @@ def check_query(secret, query):
 
 
 def is_positive(secret, query):
-    """Whether a checked query's pool holds a defective."""
-    return not secret[1].isdisjoint(query["pool"])
+    """Whether a checked query's pool holds a defective.
+
+    The work depends on the pool's length alone, never on where its
+    defectives are: every item is looked up in the instance's mask and the
+    ones are summed, with no early exit. A set's `isdisjoint`, which stops
+    at the first defective, answered a positive 512-item pool about 3 us
+    sooner when that defective came first, and a pair of tests told which
+    end held it; an answer carries one bit, positive or not.
+    """
+    return sum(map(secret[2].__getitem__, query["pool"])) > 0
 
 
 _REPLIES = {True: canonical({"positive": True}), False: canonical({"positive": False})}
@@ -87,8 +95,10 @@ def answer_query(secret, query):
 
 
 def secret_of(instance):
-    """What the oracle keeps for an instance: (n, frozenset of defectives)."""
-    return instance["n"], frozenset(instance["defectives"])
+    """What the oracle keeps for an instance: (n, frozenset of defectives,
+    the mask: n bytes, 1 at each defective and 0 elsewhere)."""
+    n, defectives = instance["n"], frozenset(instance["defectives"])
+    return n, defectives, bytes(int(i in defectives) for i in range(n))
 
 
 # ---- the answer ------------------------------------------------------------
