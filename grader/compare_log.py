@@ -114,11 +114,17 @@ def log_decision(args, record, comparisons, *, mmi, sample, failed=False):
 
 
 def read_sample_result(path):
-    """{"status", "relative_tests"} of a result.json; UsageError naming it."""
+    """{"status", "relative_tests", "tampered", "suspect"} of a result.json:
+    "tampered" the files it names as tampered ([] when it has no such key),
+    "suspect" its `suspect` (False when absent); UsageError naming it."""
     try:
         with open(path, encoding="utf-8") as f:
             data = json.load(f)
-        return {"status": data["status"], "relative_tests": data["relative_tests"]}
+        tampered = data.get("tampered") or []
+        if not isinstance(tampered, list):
+            raise TypeError("its tampered is %r, not a list" % (tampered,))
+        return {"status": data["status"], "relative_tests": data["relative_tests"],
+                "tampered": list(tampered), "suspect": bool(data.get("suspect"))}
     except (OSError, ValueError, KeyError, TypeError) as e:
         raise UsageError("--sample-result %r is not a result.json of grader/local.py: %s"
                          % (path, e)) from None

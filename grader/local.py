@@ -24,7 +24,15 @@ run K's transcripts go to DIR/run-K to compare.
 
 One run at a time writes to an output folder: a second local.py on the same
 --out refuses while the first runs (exit status 2). The worker exits within
-a second of this process's death, SIGKILL included.
+a second of this process's death, SIGKILL included. Each worker runs with a
+fresh HOME as well, and whatever it started is killed with it, daemons in
+sessions of their own included (arh_grader/reaper.py).
+
+Files outside src/ that differ from the committed ones after the run, or
+that changed during it (arh_grader/integrity.py), are named on a line
+"tampered: PATH, PATH..." before the `result` line, with a warning, and
+result.json gets "tampered": [PATH, ...]; a run that changed nothing has
+no such key.
 """
 
 import argparse
@@ -34,11 +42,13 @@ import sys
 
 import grade
 import report
-from arh_grader import local_run, options, workers
+from arh_grader import integrity, local_run, options, workers
 from arh_grader.report import display_path
 
 WORKER = os.path.join(grade.ROOT, "harness", "worker.py")
 TESTER = os.path.join(grade.ROOT, "src", "tester.py")
+EDITABLE = ("src",)     # autoresearch.toml's [project] editable, as folders
+OUT = os.path.join(grade.ROOT, "result")
 
 
 def evaluate_local(items, **options):
@@ -49,7 +59,7 @@ def evaluate_local(items, **options):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     options.add_run_options(parser, items=grade.SAMPLE)
-    parser.add_argument("--out", default=os.path.join(grade.ROOT, "result"),
+    parser.add_argument("--out", default=OUT,
                         help="folder for result.json (default: result/)")
     parser.add_argument("--tester", default=TESTER,
                         help="the tester file the worker imports (default: src/tester.py)")
@@ -88,6 +98,8 @@ def main(argv=None):
     if oracle_port is None:
         oracle_port = 8081 if args.worker_url is not None else 0
     runs = []
+    outputs = [os.path.abspath(p) for p in (args.out, OUT, args.transcripts) if p]
+    base = integrity.baseline(grade.ROOT, editable=EDITABLE, outputs=outputs)
 
     def evaluate_with(items, settings, indexes):
         if args.start_timeout is not None:
@@ -108,6 +120,7 @@ def main(argv=None):
         sys.stderr.write("local: interrupted; the worker is stopped, no result written\n")
         return 130
     print("\n".join(grade.summary_lines(result)))
+    local_run.mark_tampered(result, path, integrity.changes(base))
     print("result: %s\nreport: %s" % (display_path(path), report.command_for(path)))
     return local_run.exit_status(result, runs, keys=grade.PROBLEM.REPEATED)
 

@@ -4,6 +4,8 @@ client for the worker (client.py), the run engine a problem plugs into
 (engine.py), the fixed verdicts with the result writer (result.py), and
 the local run: a problem's worker started on this machine beside the oracle
 (local_run.py), or a worker of any language from its command (workers.py).
+Whatever a worker started is killed and reaped when it stops (reaper.py).
+What a run changed outside the editable folders is named (integrity.py).
 A problem's report command is report.py (and its SVG picture, picture.py):
 a result read instance by instance against each instance's bound and
 against another result, as the problem's report.Report describes them.

@@ -6,10 +6,13 @@ and the oracle as two processes on loopback, as the platform runs them.
                                       worker_file="harness/worker.py")
 
 The worker runs with the standard library only, in a fresh temporary
-working directory, and is killed with everything it started when the
-evaluation ends, however it ends; it also exits within a second of this
-process's death. A worker that does not start is Failure `no_answer`.
-Each problem's local.py is this module with its command line.
+working directory (its TMPDIR and HOME too), and is killed with everything
+it started when the evaluation ends, however it ends: its process group,
+its session, and whatever left them and was handed to this process, the
+subreaper of its workers' descendants (reaper.py: setsid daemons, double
+forks). The worker also exits within a second of this process's death. A
+worker that does not start is Failure `no_answer`. Each problem's local.py
+is this module with its command line.
 """
 
 import fcntl
@@ -22,10 +25,11 @@ import sys
 import tempfile
 import threading
 
-from . import engine, workers
+from . import engine, reaper, workers
 from .client import WorkerClient
 from .oracle import Oracle
-from .result import Failure
+from .integrity import WARNING
+from .result import Failure, write_json
 
 LISTENING = "worker: listening on "
 REAP_WAIT = 5.0          # seconds to wait for a killed worker to be reaped
@@ -53,17 +57,18 @@ def start_worker(*, oracle_url, tester, timeout, worker, quiet=False, cwd=None):
     the summary. With `quiet` both are dropped: a failing tester's traceback
     is in the result's message anyway. Failure `no_answer` if it does not
     listen within `timeout`. The worker runs in `cwd` (default: this
-    process's), with TMPDIR set to it, and exits when this process dies.
+    process's), with TMPDIR and HOME set to it, and exits when this process
+    dies; stop_worker ends it and everything it started (reaper.py).
     """
     cwd = cwd or os.getcwd()
     env = dict(os.environ, AR_ORACLE_URL=oracle_url, AR_WORKER_HOST="127.0.0.1",
                AR_WORKER_PORT="0", AR_TESTER=os.path.abspath(tester),
-               AR_PARENT_PID=str(os.getpid()), TMPDIR=cwd)
-    proc = subprocess.Popen([sys.executable, *WORKER_FLAGS, worker], env=env,
-                            stdin=subprocess.DEVNULL,
-                            stdout=subprocess.DEVNULL if quiet else sys.stderr.fileno(),
-                            stderr=subprocess.PIPE, cwd=cwd,
-                            start_new_session=True)
+               AR_PARENT_PID=str(os.getpid()), TMPDIR=cwd, HOME=cwd)
+    proc = reaper.spawn([sys.executable, *WORKER_FLAGS, worker], env=env,
+                        stdin=subprocess.DEVNULL,
+                        stdout=subprocess.DEVNULL if quiet else sys.stderr.fileno(),
+                        stderr=subprocess.PIPE, cwd=cwd,
+                        start_new_session=True)
     pin(proc.pid, 0)
     lines = queue.Queue()
 
@@ -89,7 +94,9 @@ def start_worker(*, oracle_url, tester, timeout, worker, quiet=False, cwd=None):
     return proc, url
 
 
-stop_worker = workers.stop       # its whole process group, SIGKILL
+# SIGKILL to its process group and session, then to whatever it started
+# that escaped them (reaper.reap), each reaped.
+stop_worker = workers.stop
 
 
 def evaluate_local(items, *, tester, settings, transcripts=None, progress=None,
@@ -106,7 +113,7 @@ def evaluate_local(items, *, tester, settings, transcripts=None, progress=None,
                     record=bool(transcripts), host=oracle_host, port=oracle_port,
                     idle_timeout=settings["instance_timeout_s"] + 5).start()
     proc = None
-    home = tempfile.mkdtemp(prefix="worker-")       # the worker's cwd and TMPDIR
+    home = tempfile.mkdtemp(prefix="worker-")       # the worker's cwd, TMPDIR and HOME
     start_timeout = settings["worker_start_timeout_s"]
     try:
         try:
@@ -185,6 +192,22 @@ def first_difference(runs, *, keys):
                             % (first["index"], key.replace("_", " "), k,
                                first[key], entry[key]))
     return None
+
+
+def mark_tampered(result, path, tampered, *, stream=None):
+    """When `tampered` (integrity.changes after the run) names files: add
+    them to `result` as "tampered", write it again to `path` (its
+    result.json), and print "tampered: PATH, PATH..." and the WARNING line
+    on `stream` (default stdout). A run with nothing tampered is left as it is."""
+    if not tampered:
+        return
+    stream = stream or sys.stdout
+    result["tampered"] = list(tampered)
+    try:
+        write_json(path, result)
+    except OSError as e:
+        stream.write("local: cannot write %r: %s\n" % (path, e.strerror or e))
+    stream.write("tampered: %s\n%s\n" % (", ".join(tampered), WARNING))
 
 
 def claim_output(folder):

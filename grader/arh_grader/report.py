@@ -9,7 +9,8 @@ its report command is main() with it.
         return report.main(argv, spec=SPEC, description="...", made_by="tq/local.py")
 
 main prints `key: value` lines: the result's `status`, `kind` and
-`instances`; the run's mean score (spec.score_name), mean bound
+`instances` (before them a `warning` when the result names files as
+`tampered`, integrity.py); the run's mean score (spec.score_name), mean bound
 (spec.bound_name) and `gap`, what is left to win between the two; with a
 spec.group, a table by group (rows starting with the group's key); then
 the instances furthest from their bound on the losing side (rows starting
@@ -242,6 +243,10 @@ def report_lines(result, path, *, spec, top=TOP):
              "kind: %s" % (result.get("kind") or "none")]
     if result.get("message"):
         lines.append("message: %s" % str(result["message"]).split("\n")[0])
+    if result.get("tampered"):
+        lines.append("warning: files outside the editable folders had changed when this "
+                     "result was made (tampered: %s); it cannot be trusted"
+                     % ", ".join(str(path) for path in result["tampered"]))
     lines.append("instances: %d" % len(items))
     rows = group_rows(items, spec=spec)
     if not rows:

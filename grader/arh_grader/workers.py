@@ -12,7 +12,8 @@ worker given as a command.
 The command gets AR_ORACLE_URL, AR_WORKER_HOST and AR_WORKER_PORT (a free
 port picked here, unless `port` is given; 0 lets the worker pick and report
 it on stderr, CONTRACT.md's "worker: listening on" line). It runs in a
-session of its own, so stop() kills whatever it started as well.
+session of its own, so stop() kills whatever it started as well, and what
+left that session too (reaper.py).
 """
 
 import collections
@@ -23,6 +24,8 @@ import socket
 import subprocess
 import time
 import urllib.parse
+
+from . import reaper
 
 HOST = "127.0.0.1"      # where a started worker listens
 POLL = 0.05             # seconds between two attempts to connect
@@ -74,9 +77,9 @@ def start(command, *, oracle_url, host=HOST, port=None, log=None, stderr=None, e
     environment = dict(os.environ if env is None else env, AR_ORACLE_URL=oracle_url,
                        AR_WORKER_HOST=host, AR_WORKER_PORT=str(port))
     try:
-        proc = subprocess.Popen(words, env=environment, stdin=subprocess.DEVNULL,
-                                stdout=log, stderr=log if stderr is None else stderr,
-                                start_new_session=True)
+        proc = reaper.spawn(words, env=environment, stdin=subprocess.DEVNULL,
+                            stdout=log, stderr=log if stderr is None else stderr,
+                            start_new_session=True)
     except OSError as e:
         raise WorkerError("cannot run the worker command %r: %s" % (words, e)) from None
     return proc, "http://%s:%d" % (host, port)
@@ -116,7 +119,10 @@ def wait_listening(proc, url, *, timeout):
 
 def stop(proc):
     """Kill `proc`'s whole process group (SIGKILL: a worker keeps nothing
-    worth saving) and reap it. Safe to call twice, or on a process gone."""
+    worth saving) and reap it, then everything it started that left the
+    group: its session, and the orphans handed to this process (reaper.reap:
+    a setsid daemon, a double fork, a daemon that forks on). Safe to call
+    twice, or on a process gone."""
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
@@ -125,6 +131,7 @@ def stop(proc):
         proc.wait(timeout=KILL_WAIT)
     except subprocess.TimeoutExpired:
         pass
+    reaper.reap(proc)
 
 
 def exchange(url, data, *, pieces=(), pause=0.0, half_close=False, timeout=10.0,

@@ -19,6 +19,13 @@ found the animal, and its transcript; the last line says "deterministic:
 ..." or names the first round that differs ("nondeterministic: instance
 I (...)", exit status 1). One run at a time writes to an output folder: a
 second one on the same --out refuses (exit status 2).
+
+Each worker runs with a fresh HOME as well, and whatever it started is
+killed with it (the template's arh_grader/reaper.py). Files of the
+repository outside this problem's src/ that differ from the committed ones
+after the run, or that changed during it (arh_grader/integrity.py), are
+named on a line "tampered: PATH, PATH..." with a warning, and result.json
+gets "tampered": [PATH, ...]; a run that changed nothing has no such key.
 """
 
 import argparse
@@ -26,23 +33,27 @@ import os
 import sys
 
 PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ROOT_GRADER = os.path.join(PROJECT, os.pardir, os.pardir, "grader")
+REPOSITORY = os.path.normpath(os.path.join(PROJECT, os.pardir, os.pardir))
+ROOT_GRADER = os.path.join(REPOSITORY, "grader")
 for path in (PROJECT, ROOT_GRADER):
     if path not in sys.path:
         sys.path.insert(0, path)
 
-from arh_grader import engine, local_run, options, report  # noqa: E402  (the template's)
+# the template's SDK
+from arh_grader import engine, integrity, local_run, options, report  # noqa: E402
 
 from tq import grade, sets  # noqa: E402
 
 WORKER = os.path.join(PROJECT, "harness", "worker.py")
 TESTER = os.path.join(PROJECT, "src", "tester.py")
 REPORT = os.path.join(PROJECT, "tq", "report.py")
+EDITABLE = (os.path.join(PROJECT, "src"),)     # autoresearch.toml's [project] editable
+OUT = os.path.join(PROJECT, "result")
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    grade.add_options(parser, items=sets.DEV_FILE, out=os.path.join(PROJECT, "result"))
+    grade.add_options(parser, items=sets.DEV_FILE, out=OUT)
     parser.add_argument("--tester", default=TESTER, help="the tester file (src/tester.py)")
     parser.add_argument("--repeat", type=options.positive(int), default=1, metavar="N",
                         help="run N times with fresh workers and compare the rounds")
@@ -55,6 +66,8 @@ def main(argv=None):
     settings = grade.load_settings()
     plugin = grade.plugin_for(args.items)
     runs = []
+    outputs = [os.path.abspath(p) for p in (args.out, OUT, args.transcripts) if p]
+    base = integrity.baseline(REPOSITORY, editable=EDITABLE, outputs=outputs)
 
     def evaluate_with(items, settings, indexes):
         runs.extend(local_run.evaluate_runs(
@@ -69,6 +82,7 @@ def main(argv=None):
     except engine.UsageError as e:
         parser.error(str(e))
     print("\n".join(engine.summary_lines(result, problem=plugin)))
+    local_run.mark_tampered(result, path, integrity.changes(base))
     print("result: %s\nreport: %s" % (report.display_path(path),
                                       report.command_for(path, script=REPORT)))
     return local_run.exit_status(result, runs, keys=plugin.REPEATED)
