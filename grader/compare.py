@@ -13,11 +13,19 @@ seed (grader/instances.py: `--seed S --count k` prints it last). The
 challenger wins it with fewer tests, loses with more, draws with as many; a
 tester past the instance deadline (autoresearch.toml's instance_timeout_s)
 loses it. The record goes to grader/sprt.py, which accepts, rejects or
-continues. Both testers run in this process under a counting oracle that
-counts, refuses and caps as the HTTP oracle does with harness/worker.py, and
-both answers are checked as the grader checks them. Beside the sign, each
-comparison keeps both scores (tests / baseline), and the summary gives the
-mean score difference with its 95% interval, against the MMI.
+continues. Beside the sign, each comparison keeps both scores (tests /
+baseline), and the summary gives the mean score difference with its 95%
+interval, against the MMI.
+
+Neither tester runs in this process. Each run of a tester on an instance
+gets a fresh harness/worker.py of its own (arh_grader.contender), stopped
+with everything it started before the other tester's run begins; its tests
+go over HTTP to the oracle served here, counted, capped and checked as in
+a local run and on the platform. A tester past its deadline is killed with
+its worker and loses that comparison. The cheat statistics of both testers
+are kept over the comparisons (group_testing.cheat): a challenger whose
+`cheat_bits` reach 20 is rejected there and then, as `suspect`, whatever
+its wins. A tester file that changes during the run ends it (exit status 1).
 
 The state file (grader/compare_state.py) is locked while a run uses it and
 written atomically after every comparison, so a killed run started again
@@ -30,7 +38,11 @@ refused.
 With --log, each decision this run reaches appends one tab-separated row to
 the file (a header first when the file is new): commit, decision,
 comparisons, score difference, the sample's relative_tests (from
---sample-result), status (keep, discard or crash) and the description.
+--sample-result), status (keep, discard or crash) and the description. A
+row says `keep` only for an accepted challenger that is not suspect, whose
+gain clears the MMI, whose sample result is valid, not suspect and not
+`tampered`, and when the log file was not changed by anyone else during
+the run.
 
 One progress line a comparison goes to stderr; the decision goes to stdout
 as `key: value` lines. Exit status: 0 once decided (whatever the decision),
@@ -42,33 +54,24 @@ exists).
 
 import argparse
 import contextlib
-import hashlib
-import importlib.util
-import json
 import math
 import os
 import secrets
 import signal
 import sys
-import traceback
 
 import compare_log
 import compare_state
 import grade
 import sprt
-from arh_grader import Failure, Session, engine
-from arh_grader.deadline import Deadline, deadline
-from arh_grader.client import MAX_RESPONSE
+from arh_grader import Oracle
+from arh_grader.contender import Contender, TesterChanged, sha256_of
 from compare_log import UsageError
 from compare_state import ROLES
-from group_testing import instances, problem
+from group_testing import cheat, instances, problem
 
-TRACE_CHARS = 2000     # characters of a tester's traceback kept in a failure
 SIGNALS = {signal.SIGINT: ("Ctrl-C", 130), signal.SIGTERM: ("SIGTERM", 143)}
-
-
-class OracleError(Exception):
-    """The oracle refused a test: the message says why (as the worker's)."""
+WORKER = os.path.join(grade.ROOT, "harness", "worker.py")
 
 
 class Stopped(BaseException):
@@ -85,98 +88,55 @@ def _stop(signum, frame):
 
 # ---- one tester on one instance -----------------------------------------
 
-class LocalOracle:
-    """One instance's oracle in this process; `test` is what find gets.
-
-    The pool is written as the worker writes it (one that is not JSON
-    raises TypeError, uncounted); then arh_grader's Session counts, refuses
-    and answers it by the very code the HTTP oracle runs. A refusal raises
-    OracleError in the tester, as the worker does; once closed, a test is
-    refused and not counted, as a closed token is over HTTP.
-    """
-
-    def __init__(self, instance):
-        self.session = Session(problem.secret_of(instance), cap=problem.cap(instance["n"]),
-                               max_body=problem.max_body(instance["n"]),
-                               check=problem.check_query, answer=problem.answer_query)
-
-    def test(self, pool):
-        status, reply, _ = self.session.submit(json.dumps({"pool": pool},
-                                                          separators=(",", ":")).encode())
-        if status == 200:
-            return json.loads(reply)["positive"]
-        raise OracleError("oracle answered %d: %s" % (status, json.loads(reply)["error"]))
-
-    def close(self):
-        """End the session: its counts are final."""
-        self.session.end()
-        return self.session
-
-
-def run_in_process(find, instance):
-    """Run `find` on `instance` under a fresh LocalOracle and judge it as
-    the grader does (engine.verdict): (its closed Session, Failure or None)."""
-    oracle = LocalOracle(instance)
-    n = instance["n"]
-    failure = answer = None
-    try:
-        with contextlib.redirect_stdout(sys.stderr):      # stdout is the summary's
-            answer = find(n, list(instance["priors"]), oracle.test)
-    except (Exception, SystemExit):
-        text = traceback.format_exc()
-        text = text if len(text) <= TRACE_CHARS else "..." + text[-TRACE_CHARS:]
-        failure = Failure("no_answer", "find raised:\n" + text)
-    else:
-        failure, answer = as_sent(answer)
-    finally:
-        session = oracle.close()
-    return session, engine.verdict(grade.PROBLEM, instance, answer, failure, session)
-
-
-def as_sent(answer):
-    """(None, the answer as the grader receives it from the worker), or
-    (Failure `schema`, None) when the worker could not send it."""
-    try:
-        body = json.dumps({"answer": answer}, separators=(",", ":"), allow_nan=False)
-    except (TypeError, ValueError) as e:
-        return Failure("schema", "find returned %s, which is not JSON: %s"
-                       % (type(answer).__name__, e)), None
-    if len(body.encode()) > MAX_RESPONSE:
-        return Failure("schema", "the worker's answer is over %d bytes" % MAX_RESPONSE), None
-    return None, json.loads(body)["answer"]
-
-
-def load_tester(path, role):
-    """The `find` of the tester file `path`; Failure `no_answer` when it
-    does not import or defines none."""
-    try:
-        spec = importlib.util.spec_from_file_location("tester_" + role, path)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = module
-        spec.loader.exec_module(module)
-    except (Exception, SystemExit):
-        raise Failure("no_answer", "the %s %s failed to import:\n%s"
-                      % (role, path, traceback.format_exc(limit=-3))) from None
-    if not callable(getattr(module, "find", None)):
-        raise Failure("no_answer", "the %s %s defines no function find(n, priors, test)"
-                      % (role, path))
-    return module.find
-
-
-def run_one(find, instance, *, timeout):
+def run_one(contender, index, instance, *, timeout):
     """(tests, None) for a tester that answered right, (None, None) for one
     past the deadline, (tests, Failure) for one that failed."""
-    try:
-        with deadline(timeout):
-            oracle, failure = run_in_process(find, instance)
-    except Deadline:
+    session, failure = contender.run(index, instance, timeout=timeout)
+    if failure is not None and failure.kind == "timeout":
         return None, None
-    return oracle.tests, failure
+    return session.tests, failure
 
 
-def file_sha256(path):
-    with open(path, "rb") as f:
-        return hashlib.sha256(f.read()).hexdigest()
+def cheat_entry(instance, tests):
+    """What the cheat statistics need of one instance a tester solved."""
+    priors, defectives = instance["priors"], instance["defectives"]
+    return {"tests": tests, "n": instance["n"], "defective_count": len(defectives),
+            "surprise": problem.surprise(priors, defectives),
+            "count_surprise": problem.count_surprise(priors, defectives)}
+
+
+class Watch:
+    """Both testers' cheat statistics over the comparisons so far."""
+
+    def __init__(self):
+        self.entries = {role: [] for role in ROLES}
+
+    def add(self, instance, tests):
+        for role, count in zip(ROLES, tests):
+            if count is not None:
+                self.entries[role].append(cheat_entry(instance, count))
+
+    def statistics(self, role):
+        return cheat.statistics(self.entries[role])
+
+    def verdict(self, record):
+        """(decision, reason): the record's, unless the challenger is suspect."""
+        found = self.statistics("challenger")
+        if found["suspect"]:
+            return sprt.REJECT, ("suspect: the challenger's cheat_bits reached %.1f, where an "
+                                 "honest tester reaches %g with probability at most 2**-%g"
+                                 % (found["cheat_bits"], cheat.SUSPECT_BITS,
+                                    cheat.SUSPECT_BITS))
+        return record.decision, record.reason
+
+    def lines(self):
+        lines = []
+        for role in ROLES:
+            found = self.statistics(role)
+            lines.append("cheat_bits.%s: %s" % (role, "-" if found["cheat_bits"] is None
+                                                 else "%.3f" % found["cheat_bits"]))
+            lines.append("suspect.%s: %s" % (role, "true" if found["suspect"] else "false"))
+        return lines
 
 
 # ---- the run ---------------------------------------------------------------
@@ -194,17 +154,18 @@ def signals_deferred():
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
-def compare(data, record, finds, *, state, timeout, stream=sys.stderr):
-    """Run comparisons until `record` decides, saving `data` after each;
-    None, or the Failure that ended the run (its message names the
-    comparison)."""
+def compare(data, record, contenders, watch, *, state, timeout, stream=sys.stderr):
+    """Run comparisons until `record` decides or the challenger is suspect,
+    saving `data` after each; None, or the Failure that ended the run (its
+    message names the comparison)."""
     seed = data["seed"]
-    while record.decision == sprt.CONTINUE:
+    while watch.verdict(record)[0] == sprt.CONTINUE:
         number = record.comparisons + 1
         instance = instances.draw_instance(seed, number - 1)
         tests = {}
         for role in ROLES:
-            tests[role], failure = run_one(finds[role], instance, timeout=timeout)
+            tests[role], failure = run_one(contenders[role], number - 1, instance,
+                                           timeout=timeout)
             if failure is not None:
                 failure.message = ("comparison %d (instance index %d of seed %r, n=%d, "
                                    "family %s): the %s failed: %s"
@@ -215,6 +176,7 @@ def compare(data, record, finds, *, state, timeout, stream=sys.stderr):
         result = compare_state.outcome(tests["challenger"], tests["incumbent"])
         with signals_deferred():           # saved and reported, or neither
             record.add(result)
+            watch.add(instance, (tests["challenger"], tests["incumbent"]))
             data["comparisons"].append([tests["challenger"], tests["incumbent"],
                                         instance["baseline"]])
             data["record"] = record.to_dict()
@@ -230,14 +192,14 @@ def compare(data, record, finds, *, state, timeout, stream=sys.stderr):
     return None
 
 
-def replay(state, data, finds, *, timeout, stream=sys.stderr):
+def replay(state, data, contenders, *, timeout, stream=sys.stderr):
     """Run a few saved comparisons again (compare_state.replay_choice);
     UsageError unless both testers make the tests the file says."""
     chosen = compare_state.replay_choice(data["comparisons"])
     for index in chosen:
         instance = instances.draw_instance(data["seed"], index)
         for k, role in enumerate(ROLES):
-            tests, failure = run_one(finds[role], instance, timeout=timeout)
+            tests, failure = run_one(contenders[role], index, instance, timeout=timeout)
             if failure is not None or tests != data["comparisons"][index][k]:
                 now = failure.kind if failure else "timeout" if tests is None else tests
                 raise UsageError("%s: comparison %d does not come out again: the %s makes %s "
@@ -248,6 +210,14 @@ def replay(state, data, finds, *, timeout, stream=sys.stderr):
     if chosen:
         stream.write("compare: comparisons %s of %s ran again with the same tests\n"
                      % (", ".join(str(i + 1) for i in chosen), state))
+
+
+def watch_of(data):
+    """The cheat statistics of a state's comparisons so far."""
+    watch = Watch()
+    for index, (challenger, incumbent, _) in enumerate(data["comparisons"]):
+        watch.add(instances.draw_instance(data["seed"], index), (challenger, incumbent))
+    return watch
 
 
 def main(argv=None):
@@ -314,56 +284,74 @@ def run(args):
     """The command after its options are parsed: the exit status."""
     try:
         settings, timeout, sample = options(args)
-        testers = {role: file_sha256(getattr(args, role)) for role in ROLES}
+        testers = {role: sha256_of(getattr(args, role)) for role in ROLES}
         with compare_state.Lock(args.state):
             data = compare_state.load(args.state)
             if data is not None:
                 settings, record = compare_state.check(args.state, data, settings=settings,
                                                        seed=args.seed, testers=testers)
-            return take_up(args, data, settings, record if data else None, testers,
-                           timeout=timeout, sample=sample)
+            oracle = Oracle(check=problem.check_query, answer=problem.answer_query,
+                            idle_timeout=timeout + 5).start()
+            try:
+                contenders = {role: Contender(
+                    getattr(args, role), role=role, problem=grade.PROBLEM, worker_file=WORKER,
+                    oracle=oracle, start_timeout=float(
+                        grade.load_settings()["worker_start_timeout_s"]))
+                    for role in ROLES}
+                return take_up(args, data, settings, record if data else None, testers,
+                               contenders, timeout=timeout, sample=sample)
+            finally:
+                oracle.stop()
     except (UsageError, sprt.StateError) as e:
         sys.stderr.write("compare: %s\n" % e)
         return 2
 
 
-def take_up(args, data, settings, record, testers, *, timeout, sample):
+def take_up(args, data, settings, record, testers, contenders, *, timeout, sample):
     """Run a checked state (or a new one when `data` is None) to its decision."""
     mmi = compare_log.mmi_setting()
-    try:
-        finds = {role: load_tester(getattr(args, role), role) for role in ROLES}
-    except Failure as failure:
-        print("error: %s: %s" % (failure.kind, failure.message))
-        if args.log:
-            compare_log.log_decision(args, record or sprt.WinRecord(settings),
-                                     data["comparisons"] if data else [], mmi=mmi,
-                                     sample=sample, failed=True)
-        return 1
+    log_before = compare_log.fingerprint(args.log)
     if data is None:
         seed = args.seed if args.seed is not None else secrets.token_hex(16)
         data, record = compare_state.new(settings, seed, testers), sprt.WinRecord(settings)
-        compare_state.save(args.state, data)
+        watch = Watch()             # saved after the first comparison, not before
     else:
-        replay(args.state, data, finds, timeout=timeout)
-    if record.decision != sprt.CONTINUE:
-        sys.stderr.write("compare: %s had decided already%s\n"
-                         % (args.state, "; nothing logged" if args.log else ""))
-    else:
-        if record.comparisons:
-            sys.stderr.write("compare: resuming %s at comparison %d, W/L/D %s\n"
-                             % (args.state, record.comparisons + 1, compare_log.wld(record)))
-        failure = compare(data, record, finds, state=args.state, timeout=timeout)
-        if failure is not None:
-            print("error: %s: %s" % (failure.kind, failure.message))
-            print("comparisons: %d" % record.comparisons)
-            if args.log:
-                compare_log.log_decision(args, record, data["comparisons"], mmi=mmi,
-                                         sample=sample, failed=True)
-            return 1
+        watch = watch_of(data)
+
+    def log(failed=False):
         if args.log:
-            compare_log.log_decision(args, record, data["comparisons"], mmi=mmi, sample=sample)
+            for line in compare_log.log_decision(
+                    args, record, data["comparisons"], mmi=mmi, sample=sample, failed=failed,
+                    verdict=watch.verdict(record), log_before=log_before):
+                print(line)
+
+    try:
+        if data["comparisons"]:
+            replay(args.state, data, contenders, timeout=timeout)
+        if watch.verdict(record)[0] != sprt.CONTINUE:
+            sys.stderr.write("compare: %s had decided already%s\n"
+                             % (args.state, "; nothing logged" if args.log else ""))
+        else:
+            if record.comparisons:
+                sys.stderr.write("compare: resuming %s at comparison %d, W/L/D %s\n"
+                                 % (args.state, record.comparisons + 1,
+                                    compare_log.wld(record)))
+            failure = compare(data, record, contenders, watch, state=args.state,
+                              timeout=timeout)
+            if failure is not None:
+                print("error: %s: %s" % (failure.kind, failure.message))
+                print("comparisons: %d" % record.comparisons)
+                log(failed=True)
+                return 1
+            log()
+    except TesterChanged as e:
+        print("error: %s" % e)
+        print("comparisons: %d" % record.comparisons)
+        log(failed=True)
+        return 1
     print("\n".join(compare_log.summary_lines(record, data["comparisons"], state=args.state,
-                                              mmi=mmi)))
+                                              mmi=mmi, verdict=watch.verdict(record))))
+    print("\n".join(watch.lines()))
     return 0
 
 

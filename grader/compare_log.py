@@ -10,6 +10,7 @@ the normal approximation's, mean +- 1.96 standard errors, over the
 comparisons where both testers finished in time.
 """
 
+import hashlib
 import json
 import os
 import subprocess
@@ -52,21 +53,23 @@ def below_mmi(record, comparisons, mmi):
     return record.decision == sprt.ACCEPT and (found is None or -found[0] < mmi)
 
 
-def summary_lines(record, comparisons, *, state, mmi):
+def summary_lines(record, comparisons, *, state, mmi, verdict=None):
+    """The decision's `key: value` lines; `verdict` (decision, reason)
+    overrides the record's (a suspect challenger is rejected)."""
     settings, fixed = record.settings, record.settings.fixed_sample
-    decision = record.decision
+    decision, reason = verdict or (record.decision, record.reason)
     found = difference(comparisons)
-    if below_mmi(record, comparisons, mmi):
+    if decision == sprt.ACCEPT and below_mmi(record, comparisons, mmi):
         decision += (" (below the MMI: the mean score falls by %.4f, less than %g)"
                      % (-found[0] if found else 0.0, mmi))
     diff = sprt.difference_text(compare_state.scores(comparisons))
     late = [sum(entry[k] is None for entry in comparisons) for k in (0, 1)]
-    return ["decision: %s" % decision, "reason: %s" % record.reason,
+    return ["decision: %s" % decision, "reason: %s" % reason,
             "comparisons: %d" % record.comparisons, "W/L/D: %s" % wld(record),
             "llr: %.3f" % record.llr, "bounds: %s" % bounds(settings),
             "decisive: %d" % record.decisive, "fixed_sample: %d" % fixed,
             "of_fixed_sample: %s" % ("%.2f" % (record.decisive / fixed)
-                                     if record.reason in (sprt.UPPER, sprt.LOWER) else "-"),
+                                     if reason in (sprt.UPPER, sprt.LOWER) else "-"),
             "score_difference: %s" % diff,
             "timeouts: challenger %d, incumbent %d" % tuple(late),
             "mmi: %g" % mmi, "state: %s" % state]
@@ -94,23 +97,68 @@ def log_row(path, row):
         f.write("\t".join(cells) + "\n")
 
 
-def log_decision(args, record, comparisons, *, mmi, sample, failed=False):
-    """The --log row of this run's decision (or of its failure)."""
+def fingerprint(path):
+    """(size, SHA-256) of the file at `path`; None when there is none."""
+    if path is None or not os.path.exists(path):
+        return None
+    with open(path, "rb") as f:
+        data = f.read()
+    return len(data), hashlib.sha256(data).hexdigest()
+
+
+def not_kept(sample):
+    """Why a sample result forbids `keep`: a list of words, empty when none."""
+    if not sample:
+        return []
+    why = []
+    if sample["status"] != "valid":
+        why.append("invalid")
+    if sample.get("suspect"):
+        why.append("suspect")
+    if sample.get("tampered"):
+        why.append("tampered")
+    return why
+
+
+def log_decision(args, record, comparisons, *, mmi, sample, failed=False, verdict=None,
+                 log_before=None):
+    """Append the --log row of this run's decision (or of its failure); the
+    warning lines to print (none when all is well). `verdict` (decision,
+    reason) overrides the record's; `log_before` is the log's fingerprint
+    when the run began: a log changed since by anything but this command
+    gets no `keep`."""
     found = difference(comparisons)
+    decision = (verdict or (record.decision, record.reason))[0]
+    warnings = []
+    changed = fingerprint(args.log) != log_before
+    if changed:
+        warnings.append("warning: %s changed during this run, and not by compare.py: rows "
+                        "in it may be forged; this run's row says discard at most"
+                        % args.log)
     if failed:
         decision, status = "error", "crash"
     else:
-        low = below_mmi(record, comparisons, mmi)
-        decision = record.decision + ("_below_mmi" if low else "")
-        keep = record.decision == sprt.ACCEPT and not low
-        status = "crash" if sample and sample["status"] != "valid" else (
-            "keep" if keep else "discard")
+        low = decision == sprt.ACCEPT and below_mmi(record, comparisons, mmi)
+        flags = not_kept(sample)
+        if verdict is not None and verdict[1].startswith("suspect"):
+            decision += "_suspect"
+        decision += "_below_mmi" if low else ""
+        if "invalid" in flags:
+            status = "crash"
+        elif decision == sprt.ACCEPT and not flags and not changed:
+            status = "keep"
+        else:
+            status = "discard"
+        if flags and decision.startswith(sprt.ACCEPT):
+            warnings.append("warning: not kept: the sample result given is %s"
+                            % " and ".join(flags))
     diff = "-" if found is None else "%.4f [%s]" % (
         found[0], "-" if found[1] is None else "%.4f, %.4f" % found[1:])
     log_row(args.log, {"commit": commit_of(args.challenger), "decision": decision,
                        "comparisons": record.comparisons, "score_difference": diff,
                        "relative_tests": sample["relative_tests"] if sample else "-",
                        "status": status, "description": args.description or "-"})
+    return warnings
 
 
 def read_sample_result(path):

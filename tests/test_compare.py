@@ -1,6 +1,6 @@
-"""grader/compare.py: its in-process oracle against the HTTP pipeline's
-counts, the command on the real testers, a failing tester, a state file that
-does not fit, and a run killed with SIGKILL and resumed."""
+"""grader/compare.py: the command on the real testers, a failing tester, a
+state file that does not fit, and a run killed with SIGKILL and resumed.
+Its testers run in workers of their own (test_compare_walls.py)."""
 
 import contextlib
 import json
@@ -16,29 +16,12 @@ import support  # noqa: E402
 import compare  # noqa: E402
 import compare_state  # noqa: E402
 from group_testing import instances  # noqa: E402
-import selfcheck  # noqa: E402
 import sprt  # noqa: E402
 
 CALIBRATION = os.path.join(support.GRADER, "group_testing", "calibration.py")
 SEED = "compare-test"
-HTTP_SETTINGS = {"instance_timeout_s": 10.0, "run_timeout_s": 60.0,
-                 "worker_start_timeout_s": 10.0}
 with open(support.SPLITTING, encoding="utf-8") as _f:
     HONEST = _f.read().replace("def find(", "def honest(")
-
-# Valid in the end, but on the way: six pools the oracle answers 400, one body
-# over max_body (413), two pools that are not JSON (never sent), a tuple pool
-# (a list once sent), tuple pools throughout and a tuple answer.
-ODD = HONEST + """
-def find(n, priors, test):
-    for pool in ([], [0, 0], [n], [True], [1.0], [float("nan")], [0] * (3 * n), {0},
-                 (0, 1), range(2)):
-        try:
-            test(pool)
-        except Exception:
-            pass
-    return tuple(honest(n, priors, lambda pool: test(tuple(pool))))
-"""
 # Binary splitting that skips the first test, always positive, on instances of
 # odd n: a sure win on half the instances, worth about 0.01 of the score.
 NUDGE = HONEST + """
@@ -53,87 +36,7 @@ def find(n, priors, test):
 
     return honest(n, priors, skip_first)
 """
-OVER_CAP = HONEST + """
-def find(n, priors, test):
-    while True:
-        try:
-            test([0])
-        except Exception:
-            break
-    return honest(n, priors, test)
-"""
 
-
-def plain_count(path, item):
-    """The tests the tester at `path` makes on `item`, counted by a bare
-    function that answers from the defectives."""
-    find = compare.load_tester(path, "plain")
-    defectives, calls = set(item["defectives"]), []
-
-    def test(pool):
-        calls.append(pool)
-        return not defectives.isdisjoint(pool)
-
-    find(item["n"], list(item["priors"]), test)
-    return len(calls)
-
-
-class CountingOracleTest(unittest.TestCase):
-    def http_and_here(self, path, items):
-        """(HTTP result, [(oracle, failure)] in process) for the tester at `path`."""
-        result = support.local.evaluate_local(items, tester=path, settings=HTTP_SETTINGS)
-        find = compare.load_tester(path, "challenger")
-        return result, [compare.run_in_process(find, item) for item in items]
-
-    def test_counts_equal_the_http_oracles_exactly(self):
-        items = instances.draw(6, "http-counts")
-        odd = support.write(self, "odd.py", ODD)
-        shipped = [item["baseline"] for item in items]      # binary splitting's own count
-        calibration = [plain_count(CALIBRATION, item) for item in items]
-        cases = [("splitting", support.SPLITTING, shipped, 0),
-                 ("calibration", CALIBRATION, calibration, 0),
-                 ("odd pools", odd, [t + 8 for t in shipped], 6)]
-        for name, path, tests, invalid in cases:
-            with self.subTest(tester=name):
-                result, here = self.http_and_here(path, items)
-                self.assertEqual((result["status"], result["kind"]), ("valid", None))
-                self.assertEqual([e["tests"] for e in result["items"]], tests)
-                self.assertEqual([o.tests for o, _ in here], tests)
-                self.assertEqual([e["invalid_tests"] for e in result["items"]], [invalid] * 6)
-                self.assertEqual([o.invalid for o, _ in here], [invalid] * 6)
-                self.assertEqual([f for _, f in here], [None] * 6)
-
-    def test_the_cap_is_counted_and_failed_as_over_http(self):
-        items = instances.draw(1, "http-counts")
-        cap = support.problem.cap(items[0]["n"])
-        result, [(oracle, failure)] = self.http_and_here(
-            support.write(self, "over.py", OVER_CAP), items)
-        self.assertEqual((result["kind"], result["index"]), ("oracle_cap", 0))
-        self.assertEqual(result["items"][0]["tests"], cap + 2)
-        self.assertEqual((oracle.tests, oracle.over_cap, failure.kind), (cap + 2, True,
-                                                                         "oracle_cap"))
-
-    def test_each_bad_answer_gets_the_graders_kind(self):
-        item = instances.draw_instance("http-counts", 0)
-        cases = [("missing", "return d[:-1]", "wrong", "is not the set of defectives"),
-                 ("unsorted", "return d[::-1]", "wrong", "must be sorted and distinct"),
-                 ("a set", "return set(d)", "schema", "find returned set, which is not JSON"),
-                 ("booleans", "return [True for x in d]", "schema", "list of integers"),
-                 ("raises", "raise KeyError('boom')", "no_answer", "KeyError: 'boom'"),
-                 ("exits", "raise SystemExit(3)", "no_answer", "SystemExit: 3"),
-                 ("a tuple", "return tuple(d)", None, None)]
-        for name, body, kind, words in cases:
-            with self.subTest(case=name):
-                namespace = {}
-                exec(HONEST + "\ndef find(n, priors, test):\n    d = honest(n, priors, test)\n"
-                     "    " + body + "\n", namespace)
-                oracle, failure = compare.run_in_process(namespace["find"], item)
-                self.assertEqual(oracle.tests, item["baseline"])
-                if kind is None:
-                    self.assertIsNone(failure)
-                else:
-                    self.assertEqual(failure.kind, kind)
-                    self.assertIn(words, failure.message)
 
 
 class CommandTest(unittest.TestCase):
@@ -181,14 +84,13 @@ class CommandTest(unittest.TestCase):
                       "difference %s" % (name, decision, total, counts, out["score_difference"]))
 
     def test_a_wrong_answer_ends_the_run_naming_the_instance(self):
+        third = instances.draw_instance(SEED, 2)["n"]
+        self.assertNotIn(third, [instances.draw_instance(SEED, k)["n"] for k in (0, 1)])
         wrong = support.write(self, "wrong.py", HONEST + """
-CALLS = [0]
-
 def find(n, priors, test):
-    CALLS[0] += 1
     d = honest(n, priors, test)
-    return d[:-1] if CALLS[0] == 3 else d
-""")
+    return d[:-1] if n == %d else d
+""" % third)
         log = os.path.join(support.tmpdir(self), "results.tsv")
         status, out, err, state = self.compare("--seed", SEED, "--log", log, "--description",
                                                "drops an item", challenger=wrong)
@@ -225,7 +127,9 @@ def find(n, priors, test):
                                                challenger=looping)
         self.assertEqual(status, 0, err)
         self.assertIn("comparison: 2 instance: 1 challenger: timeout incumbent: ", err)
-        self.assertIn("outcome: loss", err.splitlines()[1])
+        lines = [line for line in err.splitlines() if line.startswith("comparison: ")]
+        self.assertIn("outcome: loss", lines[1])
+        self.assertRegex(err, r"looping\.py\", line \d+ in spin")  # the worker's stacks
         self.assertEqual(out["timeouts"], "challenger 1, incumbent 0")
         self.assertEqual((out["decision"], out["reason"], out["W/L/D"]),
                          ("accept", "upper_bound", "18/1/0"))
@@ -378,16 +282,17 @@ def find(n, priors, test):
     def start_slow(self, *, stderr=subprocess.DEVNULL, hold=False):
         """compare.py in a real process on copies of the calibration and the
         shipped tester that sleep 0.05 s a call while a marker file exists
-        (with `hold`, from the second call, for as long as it exists);
+        (with `hold`, on every instance but the first, for as long as it
+        exists);
         (process, its arguments but --state, state path, marker path)."""
         folder = support.tmpdir(self)
         marker = os.path.join(folder, "slow")
         open(marker, "w").close()
-        wait = "    while os.path.exists(SLOW) and CALLS[0] > 1:\n        time.sleep(0.01)\n" \
-            if hold else "    if os.path.exists(SLOW):\n        time.sleep(0.05)\n"
-        slow = "import os, time\n\nSLOW = %r\nCALLS = [0]\n\n%s\n\ndef find(n, priors, test):\n" \
-               "    CALLS[0] += 1\n" + wait.replace("%", "%%") + \
-               "    return fast(n, priors, test)\n"
+        first = instances.draw_instance(SEED, 0)["n"]
+        wait = ("    while os.path.exists(SLOW) and n != %d:\n        time.sleep(0.01)\n" % first
+                if hold else "    if os.path.exists(SLOW):\n        time.sleep(0.05)\n")
+        slow = "import os, time\n\nSLOW = %r\n\n%s\n\ndef find(n, priors, test):\n" + \
+               wait.replace("%", "%%") + "    return fast(n, priors, test)\n"
         with open(CALIBRATION, encoding="utf-8") as f:
             challenger = support.write(self, "challenger.py",
                                        slow % (marker, f.read().replace("def find(", "def fast(")))
@@ -448,11 +353,11 @@ def find(n, priors, test):
 
     def test_a_stop_before_the_state_is_written_says_there_is_none(self):
         folder = support.tmpdir(self)
-        started, hold = os.path.join(folder, "started"), os.path.join(folder, "hold")
+        hold = os.path.join(folder, "hold")
         open(hold, "w").close()
-        blocking = support.write(self, "blocking.py", "import os, time\nopen(%r, 'w').close()\n"
+        blocking = support.write(self, "blocking.py", "import os, time\nprint('started')\n"
                                  "while os.path.exists(%r):\n    time.sleep(0.01)\n\n"
-                                 "def find(n, priors, test):\n    return []\n" % (started, hold))
+                                 "def find(n, priors, test):\n    return []\n" % hold)
         state = os.path.join(folder, "state.json")
         proc = subprocess.Popen([sys.executable, "grader/compare.py", "--challenger", blocking,
                                  "--incumbent", support.SHIPPED, "--state", state],
@@ -460,15 +365,13 @@ def find(n, priors, test):
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         self.addCleanup(proc.wait)
         self.addCleanup(proc.kill)
-        deadline = time.monotonic() + 60
-        while not os.path.exists(started) and time.monotonic() < deadline:
-            time.sleep(0.01)
+        self.assertEqual(proc.stderr.readline(), "started\n")    # the worker imports it
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=60)
         self.assertEqual((proc.returncode, err),
                          (143, "compare: stopped by SIGTERM before any comparison; no state "
                           "file was written\n"))
-        self.assertEqual(sorted(os.listdir(folder)), ["hold", "started"])
+        self.assertEqual(sorted(os.listdir(folder)), ["hold"])
 
     def test_a_killed_run_resumes_without_counting_a_comparison_twice(self):
         proc, args, state, marker = self.start_slow()
@@ -506,28 +409,5 @@ if __name__ == "__main__":
     unittest.main()
 
 
-class OneCountingRuleTest(unittest.TestCase):
-    """The self-check's testers through compare.py's in-process oracle and
-    through the HTTP oracle: the same tests, invalid tests and verdict on
-    every instance, refusals included (a test after find returned is refused
-    and not counted by both)."""
-
-    CASES = ("baseline", "missing", "unsorted", "booleans", "set", "raises", "over_cap",
-             "over_cap_then_wrong", "invalid_pools_caught", "threads", "test_after_return")
-
-    def test_both_oracles_count_alike(self):
-        items = instances.draw(3, "one-counting-rule")
-        sources = {case[0]: case[2] for case in selfcheck.CASES}
-        for name in self.CASES:
-            with self.subTest(tester=name):
-                path = support.write(self, name + ".py", sources[name])
-                http = support.local.evaluate_local(items, tester=path, settings=HTTP_SETTINGS)
-                find = compare.load_tester(path, "challenger")
-                here = []
-                for item in items[:len(http["items"])]:
-                    session, failure = compare.run_in_process(find, item)
-                    here.append((session.tests, session.invalid,
-                                 failure.kind if failure else None))
-                graded = [(e["tests"], e["invalid_tests"], e.get("kind"))
-                          for e in http["items"]]
-                self.assertEqual(here, graded)
+if __name__ == "__main__":
+    unittest.main()

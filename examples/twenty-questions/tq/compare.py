@@ -2,20 +2,26 @@
 sequential test (grader/sprt.py at the repository's root) decides whether
 the challenger beats the incumbent.
 
-    python3 tq/compare.py --challenger src/tester.py --incumbent tests/testers/fixed_order.py
+    python3 tq/compare.py --challenger src/tester.py \\
+        --incumbent tests/testers/fixed_order.py
 
 Round k plays animal k of the whole pool in an order drawn with the seed.
 The challenger wins a round with a higher round score, loses with a lower
 one, draws with the same; the record goes to sprt.WinRecord, which accepts,
-rejects or continues. Both testers play in this process, counted by the
-oracle's own Session (tq.direct). The decision goes to stdout as `key:
+rejects or continues. Neither tester plays in this process: each round of
+each tester runs in a fresh tq worker of its own (arh_grader.contender),
+stopped with everything it started before the other plays, and its calls
+are counted by the oracle served here under this problem's policy, as in
+a local run. A challenger whose saved bits over its rounds reach 20 (an
+honest tester does so with probability at most 2**-20) is rejected there
+and then as suspect. The decision goes to stdout as `key:
 value` lines, with `score_difference`: the mean over rounds of the
 challenger's score minus the incumbent's (above 0, the challenger is
 better) and its 95% interval (sprt.difference_text). A tester still playing a
 round at the deadline (autoresearch.toml's instance_timeout_s, or
 --instance-timeout) loses that comparison, and `timeouts` counts them; the
-rounds with a timeout are left out of the score difference. Exit status: 0 once decided, 1 when a tester fails, 2 for bad
-usage.
+rounds with a timeout are left out of the score difference. Exit status:
+0 once decided, 1 when a tester fails, 2 for bad usage.
 """
 
 import argparse
@@ -29,10 +35,12 @@ for path in (PROJECT, ROOT_GRADER):
         sys.path.insert(0, path)
 
 import sprt  # noqa: E402  (the template's sequential test)
-from arh_grader import options  # noqa: E402
-from arh_grader.deadline import Deadline, deadline  # noqa: E402
+from arh_grader import Oracle, options  # noqa: E402
+from arh_grader.contender import Contender, TesterChanged  # noqa: E402
 
-from tq import data, direct, grade, score, sets  # noqa: E402
+from tq import data, grade, plugin, sets  # noqa: E402
+
+WORKER = os.path.join(PROJECT, "harness", "worker.py")
 
 
 def outcome(challenger, incumbent):
@@ -46,31 +54,50 @@ def outcome(challenger, incumbent):
     return sprt.LOSS if challenger < incumbent else sprt.DRAW
 
 
-def play_round(play, animal, *, timeout):
-    """The round's score, or None when play ran past `timeout` seconds."""
-    try:
-        with deadline(timeout):
-            played = direct.run_round(play, animal)
-    except Deadline:
-        return None
-    return score.round_score(played.found, played.calls)
+def play_round(contender, index, animal, *, timeout):
+    """(the round's score, its entry), or (None, None) when the tester ran
+    past `timeout` seconds; TesterError when it failed otherwise."""
+    item = {"animal": animal}
+    session, failure = contender.run(index, item, timeout=timeout)
+    if failure is not None:
+        if failure.kind == "timeout":
+            return None, None
+        raise TesterError("the %s failed on animal %d: %s: %s"
+                          % (contender.role, animal, failure.kind, failure.message))
+    entry = contender.problem.entry(index, item, session)
+    return entry["score"], entry
+
+
+class TesterError(Exception):
+    """A tester that failed a round otherwise than by its deadline."""
 
 
 def compare(challenger, incumbent, *, seed, timeout, settings=sprt.Settings(),
             stream=sys.stderr):
-    """(the decided WinRecord, each round's pair of scores) of `challenger`
-    against `incumbent` (play functions) on the pool in the seed's order."""
-    record, pairs = sprt.WinRecord(settings), []
-    for k, animal in enumerate(sets.ordered("compare/%s" % seed, range(data.ANIMALS)), 1):
-        pair = tuple(play_round(play, animal, timeout=timeout)
-                     for play in (challenger, incumbent))
+    """(the decided WinRecord, each round's pair of scores, the verdict:
+    (decision, reason)) of `challenger` against `incumbent` (Contenders) on
+    the pool in the seed's order. The verdict is the record's, or a
+    rejection once the challenger's saved bits make it suspect."""
+    record, pairs, entries = sprt.WinRecord(settings), [], []
+    order = sets.ordered("compare/%s" % seed, range(data.ANIMALS))
+    for k, animal in enumerate(order, 1):
+        played = [play_round(contender, k - 1, animal, timeout=timeout)
+                  for contender in (challenger, incumbent)]
+        pair = tuple(score for score, _ in played)
         pairs.append(pair)
+        if played[0][1] is not None:
+            entries.append(played[0][1])
         record.add(outcome(*pair))
         stream.write("comparison: %d animal %d: %s against %s\n" % (
             k, animal, *("timeout" if s is None else "%.2f" % s for s in pair)))
+        suspect = challenger.problem.summary(entries)
+        if suspect["suspect"]:
+            return record, pairs, (sprt.REJECT, "suspect: the challenger saved %.1f bits "
+                                   "below the information its rounds hold"
+                                   % suspect["saved_bits"])
         if record.decision != sprt.CONTINUE:
             break
-    return record, pairs
+    return record, pairs, (record.decision, record.reason)
 
 
 def main(argv=None):
@@ -84,15 +111,24 @@ def main(argv=None):
     for option, path in (("--challenger", args.challenger), ("--incumbent", args.incumbent)):
         if not os.path.isfile(path):
             parser.error("%s %r is not a file" % (option, path))
-    timeout = args.instance_timeout or float(grade.load_settings()["instance_timeout_s"])
+    settings = grade.load_settings()
+    timeout = args.instance_timeout or float(settings["instance_timeout_s"])
+    oracle = Oracle(check=plugin.Plugin.check_query, answer=plugin.Plugin.answer_query,
+                    idle_timeout=timeout + 5).start()
     try:
-        finds = [direct.load_tester(path).play for path in (args.challenger, args.incumbent)]
-        record, pairs = compare(*finds, seed=args.seed, timeout=timeout)
-    except direct.TesterError as e:
+        contenders = [Contender(path, role=role, problem=plugin.Plugin(pool=data.ANIMALS),
+                                worker_file=WORKER, oracle=oracle,
+                                start_timeout=float(settings["worker_start_timeout_s"]))
+                      for role, path in (("challenger", args.challenger),
+                                         ("incumbent", args.incumbent))]
+        record, pairs, verdict = compare(*contenders, seed=args.seed, timeout=timeout)
+    except (TesterError, TesterChanged) as e:
         sys.stderr.write("compare: %s\n" % e)
         return 1
-    print("decision: %s" % record.decision)
-    print("reason: %s" % record.reason)
+    finally:
+        oracle.stop()
+    print("decision: %s" % verdict[0])
+    print("reason: %s" % verdict[1])
     print("comparisons: %d" % record.comparisons)
     print("W/L/D: %d/%d/%d" % (record.wins, record.losses, record.draws))
     differences = [a - b for a, b in pairs if a is not None and b is not None]

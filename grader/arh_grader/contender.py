@@ -1,0 +1,91 @@
+"""A tester of a comparison, run in a worker process of its own, never in
+the process that counts and decides.
+
+    oracle = Oracle(check=problem.check_query, answer=problem.answer_query).start()
+    challenger = Contender("src/tester.py", role="challenger", problem=PROBLEM,
+                           worker_file="harness/worker.py", oracle=oracle,
+                           start_timeout=30)
+    session, failure = challenger.run(index, item, timeout=10)
+
+A comparison judges two testers, so each must be kept from the other and
+from the judge. Every run of a tester on one instance gets a fresh worker
+(the problem's harness/worker.py, in a fresh working directory) that is
+stopped with everything it started before anything else runs: the two
+testers are never alive at the same time, a tester past its deadline is
+killed with its worker, and nothing a run leaves in memory reaches the
+next. The tests go over HTTP to the oracle in this process, which counts
+them exactly as a local run or the platform does (engine.solve_one), and the
+verdict is the engine's.
+
+The tester file is read once here and its SHA-256 kept; before each worker
+starts, the file must still have it (TesterChanged otherwise): a tester
+that rewrites the other's file, or its own, ends the comparison instead of
+changing it.
+"""
+
+import hashlib
+import os
+import shutil
+import tempfile
+
+from . import engine, local_run
+from .client import WorkerClient
+
+
+class TesterChanged(Exception):
+    """A tester file no longer holds what it held when the comparison began."""
+
+
+def sha256_of(path):
+    """The SHA-256 of the file at `path`, in hex."""
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+class Contender:
+    """One tester file in the comparison's role `role` ("challenger",
+    "incumbent"), run one instance at a time by `run`."""
+
+    def __init__(self, tester, *, role, problem, worker_file, oracle, start_timeout,
+                 quiet=False):
+        self.tester, self.role, self.problem = os.path.abspath(tester), role, problem
+        self.worker_file, self.oracle = worker_file, oracle
+        self.start_timeout, self.quiet = start_timeout, quiet
+        self.digest = sha256_of(self.tester)
+
+    def check_file(self):
+        """TesterChanged unless the tester file still holds what it held."""
+        try:
+            now = sha256_of(self.tester)
+        except OSError as e:
+            raise TesterChanged("the %s %s cannot be read any more: %s"
+                                % (self.role, self.tester, e.strerror)) from None
+        if now != self.digest:
+            raise TesterChanged("the %s %s changed during the comparison (SHA-256 %s, now "
+                                "%s): a tester rewrote it, or it was edited"
+                                % (self.role, self.tester, self.digest[:12], now[:12]))
+
+    def run(self, index, item, *, timeout):
+        """Run the tester on `item` in a fresh worker: (the closed session,
+        Failure or None), as engine.solve_one gives them. A worker that does
+        not start is Failure `no_answer`; past `timeout` seconds, `timeout`."""
+        self.check_file()
+        home = tempfile.mkdtemp(prefix="contender-")     # the worker's cwd and TMPDIR
+        proc = None
+        try:
+            try:
+                proc, url = local_run.start_worker(
+                    oracle_url=self.oracle.url, tester=self.tester, timeout=self.start_timeout,
+                    worker=self.worker_file, quiet=self.quiet, cwd=home)
+                worker = WorkerClient(url)
+                worker.wait_healthy(timeout=self.start_timeout)
+            except engine.Failure as failure:
+                failure.index = index
+                token = self.oracle.open(**self.problem.session(item))
+                return self.oracle.close(token), failure
+            return engine.solve_one(index, item, problem=self.problem, oracle=self.oracle,
+                                    worker=worker, timeout=timeout)
+        finally:
+            if proc is not None:
+                local_run.stop_worker(proc)
+            shutil.rmtree(home, ignore_errors=True)

@@ -1,0 +1,147 @@
+"""A test fixture: a tester that hunts for the answers wherever a judge in
+the same process, memory or disk would leave them, and returns them with
+no test when it finds them; otherwise it is binary splitting.
+
+Its routes: the `test` it is given (its object, closure and globals), the
+frames above find, every object the garbage collector knows, the parent's
+memory and command line through /proc, and instance files on the disk. Run
+by a judge that keeps it apart, it finds nothing and ties binary splitting.
+"""
+
+import gc
+import glob
+import json
+import os
+import sys
+
+FOUND = []          # the routes that gave the answers, for a test to read in a traceback
+
+
+def _defectives_in(value, n, priors):
+    """The defectives, if `value` is an instance or a secret of this one."""
+    if isinstance(value, dict) and value.get("priors") == priors and "defectives" in value:
+        return sorted(value["defectives"])
+    if isinstance(value, tuple) and len(value) >= 2 and value[0] == n and \
+            isinstance(value[1], (set, frozenset)):
+        return sorted(value[1])
+    return None
+
+
+def _objects_near(test):
+    """Objects reachable from `test` in a few steps."""
+    seen, todo = [], [test, getattr(test, "__self__", None), getattr(test, "__func__", None)]
+    for obj in list(todo):
+        for cell in getattr(obj, "__closure__", None) or ():
+            todo.append(cell.cell_contents)
+        todo.extend(vars(obj).values() if hasattr(obj, "__dict__") else ())
+    for obj in todo:
+        seen.append(obj)
+        if hasattr(obj, "__dict__"):
+            seen.extend(vars(obj).values())
+    return seen
+
+
+def _frames():
+    frame = sys._getframe(1)
+    while frame is not None:
+        yield from frame.f_locals.values()
+        frame = frame.f_back
+
+
+def _disk(priors):
+    """Instances in files this process can read: the parent's arguments and
+    folders, and the usual places."""
+    paths = set(glob.glob("/tmp/**/*.json*", recursive=True))
+    try:
+        with open("/proc/%d/cmdline" % os.getppid(), "rb") as f:
+            words = f.read().decode("utf-8", "replace").split("\0")
+        for word in words:
+            if os.path.isfile(word):
+                paths.add(word)
+                paths.update(glob.glob(os.path.join(os.path.dirname(word), "**", "*.json*"),
+                                       recursive=True))
+    except OSError:
+        pass
+    for path in sorted(paths):
+        try:
+            with open(path, encoding="utf-8") as f:
+                for line in f:
+                    if '"defectives"' in line:
+                        yield json.loads(line)
+        except (OSError, ValueError, UnicodeDecodeError):
+            continue
+
+
+def _seeded(priors):
+    """A comparison's instances drawn again from the seed in its state file,
+    with the grader's own code, both found through the parent's arguments."""
+    try:
+        with open("/proc/%d/cmdline" % os.getppid(), "rb") as f:
+            words = f.read().decode("utf-8", "replace").split("\0")
+        cwd = os.readlink("/proc/%d/cwd" % os.getppid())
+    except OSError:
+        return
+    words = [os.path.join(cwd, w) for w in words]
+    grader = [os.path.dirname(w) for w in words if w.endswith("compare.py")]
+    states = [words[k + 1] for k, w in enumerate(words[:-1]) if w.endswith("--state")]
+    if not grader or not states:
+        return
+    sys.path.insert(0, grader[0])
+    try:
+        from group_testing import instances
+        with open(states[0], encoding="utf-8") as f:
+            seed = json.load(f)["seed"]
+    except Exception:
+        return
+    for index in range(600):
+        yield instances.draw_instance(seed, index)
+
+
+def _parent_memory(priors):
+    """The priors' first digits in the parent's heap, then a list of ints."""
+    try:
+        maps = open("/proc/%d/maps" % os.getppid()).read().splitlines()
+        mem = open("/proc/%d/mem" % os.getppid(), "rb")
+    except OSError:
+        return None
+    del maps, mem         # readable at all is the finding; the test says so
+    FOUND.append("parent memory readable")
+    return None
+
+
+def hunt(n, priors, test):
+    routes = (("test", _objects_near(test)), ("frames", _frames()),
+              ("gc", gc.get_objects()), ("disk", _disk(priors)),
+              ("seed", _seeded(priors)))
+    for name, values in routes:
+        for value in values:
+            try:
+                found = _defectives_in(value, n, priors)
+            except Exception:
+                found = None
+            if found is not None:
+                FOUND.append(name)
+                return found
+    _parent_memory(priors)
+    return None
+
+
+def find(n, priors, test):
+    found = hunt(n, priors, test)
+    if found is not None:
+        return found
+    defectives = []                 # binary splitting, as tests/testers/splitting.py
+    unresolved = list(range(n))
+    while unresolved and test(unresolved):
+        pool, cleared = unresolved, set()
+        while len(pool) > 1:
+            half = pool[:len(pool) // 2]
+            if test(half):
+                pool = half
+            else:
+                cleared.update(half)
+                pool = pool[len(pool) // 2:]
+        defectives.append(pool[0])
+        cleared.add(pool[0])
+        unresolved = [i for i in unresolved if i not in cleared]
+    return sorted(defectives)
