@@ -30,7 +30,7 @@ sessions of their own included (arh_grader/reaper.py).
 
 Files outside src/ that differ from the committed ones after the run, or
 that changed during it (arh_grader/integrity.py), are named on a line
-"tampered: PATH, PATH..." before the `result` line, with a warning, and
+"tampered: PATH, PATH..." and a warning before the summary, and
 result.json gets "tampered": [PATH, ...]; a run that changed nothing has
 no such key.
 """
@@ -119,8 +119,8 @@ def main(argv=None):
     except KeyboardInterrupt:
         sys.stderr.write("local: interrupted; the worker is stopped, no result written\n")
         return 130
-    print("\n".join(grade.summary_lines(result)))
     local_run.mark_tampered(result, path, integrity.changes(base))
+    print("\n".join(grade.summary_lines(result)))
     print("result: %s\nreport: %s" % (display_path(path), report.command_for(path)))
     return local_run.exit_status(result, runs, keys=grade.PROBLEM.REPEATED)
 

@@ -6,6 +6,7 @@ home folder."""
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -22,12 +23,15 @@ LINUX = reaper.linux()
 
 
 def recorded(path):
-    """[(pid, start)] of the processes a daemon recorded in `path`."""
+    """[(pid, start)] of the processes a daemon recorded in `path`: its
+    GT_DAEMON_PIDS, or a local run's output ("daemon-pid: PID START")."""
     try:
-        with open(path, encoding="utf-8") as f:
-            return [tuple(line.split()) for line in f if line.strip()]
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read()
     except FileNotFoundError:
         return []
+    said = re.findall(r"daemon-pid: (\d+) (\S+)", text)
+    return said or [tuple(line.split()) for line in text.splitlines() if line.strip()]
 
 
 def left(entries):
@@ -41,7 +45,7 @@ def left(entries):
         except OSError:
             continue
         fields = text[text.rindex(b")") + 2:].split()
-        if fields[19].decode() == start:            # not another process with the pid
+        if start in ("-", fields[19].decode()):     # not another process with the pid
             found.append((pid, fields[0].decode()))
     return found
 
@@ -78,12 +82,16 @@ class StopWorkerTest(unittest.TestCase):
 
     def start(self, mode):
         """A worker whose tester leaves a daemon of `mode` when imported;
-        (the worker, its pid file)."""
-        pids = os.path.join(support.tmpdir(self), "pids")
+        (the worker, its pid file, in the worker's folder)."""
+        home = support.tmpdir(self)
+        pids = os.path.join(home, "pids")
         self.addCleanup(kill_recorded, pids)
         set_environment(self, GT_DAEMON_PIDS=pids, GT_DAEMON_MODE=mode,
                         GT_DAEMON_WHEN="import")
-        proc, _ = support.start_worker(self, "http://127.0.0.1:9/", tester=DAEMON)
+        proc, _ = local_run.start_worker(oracle_url="http://127.0.0.1:9/", tester=DAEMON,
+                                         timeout=WAIT, worker=support.local.WORKER,
+                                         quiet=True, cwd=home)
+        self.addCleanup(local_run.stop_worker, proc)
         wait_recorded(self, pids, 3 if mode in ("hop", "spawn") else 1)
         return proc, pids
 
@@ -121,19 +129,22 @@ class LocalRunTest(unittest.TestCase):
     its worker timed out, the daemons are gone."""
 
     def run_local(self, *args, **environment):
+        """local.py with the daemon tester; (exit status, its output, the
+        result, the file of its output, where the daemons say their pids)."""
         folder = support.tmpdir(self)
-        pids = os.path.join(folder, "pids")
+        pids = os.path.join(folder, "output")
         self.addCleanup(kill_recorded, pids)
-        env = dict(os.environ, GT_DAEMON_PIDS=pids, HOME=folder, **environment)
-        env.pop("GT_DAEMON_WHEN", None)
+        env = dict(os.environ, HOME=folder, **environment)
+        for key in ("GT_DAEMON_WHEN", "GT_DAEMON_PIDS"):
+            env.pop(key, None)
         out = os.path.join(folder, "out")
-        with open(os.path.join(folder, "output"), "w+b") as output:   # not a pipe: a
-            done = subprocess.run(                                     # daemon holds none
+        with open(pids, "ab") as output:        # a file, not a pipe: a daemon keeps it open
+            done = subprocess.run(
                 [sys.executable, "grader/local.py", "--tester", DAEMON, "--out", out,
                  "--limit", "1", *args], cwd=support.ROOT, stdin=subprocess.DEVNULL,
                 stdout=output, stderr=output, env=env, timeout=300)
-            output.seek(0)
-            text = output.read().decode("utf-8", "replace")
+        with open(pids, encoding="utf-8", errors="replace") as f:
+            text = f.read()
         with open(os.path.join(out, "result.json"), encoding="utf-8") as f:
             return done.returncode, text, json.load(f), pids
 

@@ -6,6 +6,7 @@ is in a temporary copy of the repository, never in this tree."""
 import json
 import os
 import py_compile
+import shlex
 import shutil
 import subprocess
 import sys
@@ -77,14 +78,22 @@ def copy_repository(case, *, with_git=True):
     return root
 
 
-def run_local(case, root, *args, tamper="", script="grader/local.py", tester=REWRITER):
-    """The copy's local run of `tester` with GT_TAMPER=`tamper`; (exit
-    status, stdout, result.json's bytes). Bytecode is written, as by default."""
+def run_local(case, root, *args, tamper="", script="grader/local.py"):
+    """The copy's local run of the rewriter with GT_TAMPER=`tamper`; (exit
+    status, stdout, result.json's bytes). Bytecode is written, as by default.
+    Group testing's worker is started from its command, which local.py runs
+    without the walls of its own workers (arh_grader/sandbox.py, where the
+    kernel has Landlock, keep a tester off the grader's files): the check
+    is for where there are none."""
     out = os.path.join(support.tmpdir(case), "out")
-    env = dict(os.environ, GT_TAMPER_ROOT=root, GT_TAMPER=tamper,
+    env = dict(os.environ, GT_TAMPER_ROOT=root, GT_TAMPER=tamper, AR_TESTER=REWRITER,
                HOME=support.tmpdir(case))
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    done = subprocess.run([sys.executable, script, "--tester", tester, "--out", out,
+    worker = ["--tester", REWRITER]
+    if script == "grader/local.py":
+        worker = ["--worker-command",
+                  "%s -I -S -B harness/worker.py" % shlex.quote(sys.executable)]
+    done = subprocess.run([sys.executable, script, *worker, "--out", out,
                            "--limit", "1", *args], cwd=root, capture_output=True,
                           text=True, timeout=300, stdin=subprocess.DEVNULL, env=env)
     with open(os.path.join(out, "result.json"), "rb") as f:
@@ -151,7 +160,10 @@ class LocalRunTest(unittest.TestCase):
 
     def test_twenty_questions_local_run_names_it(self):
         root = copy_repository(self)
-        status, stdout, blob = run_local(self, root, tamper="modify",
+        with open(os.path.join(root, "grader", "arh_grader", "engine.py"), "a") as f:
+            f.write("\n")
+        os.remove(os.path.join(root, "examples", "twenty-questions", "src", "tester.py"))
+        status, stdout, blob = run_local(self, root,
                                          script="examples/twenty-questions/tq/local.py")
         self.assertEqual(tampered_line(stdout), "grader/arh_grader/engine.py", stdout)
         self.assertEqual(json.loads(blob)["tampered"], ["grader/arh_grader/engine.py"])

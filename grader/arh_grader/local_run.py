@@ -198,7 +198,9 @@ def mark_tampered(result, path, tampered, *, stream=None):
     """When `tampered` (integrity.changes after the run) names files: add
     them to `result` as "tampered", write it again to `path` (its
     result.json), and print "tampered: PATH, PATH..." and the WARNING line
-    on `stream` (default stdout). A run with nothing tampered is left as it is."""
+    on `stream` (default stdout), before the summary, whose own `warning`
+    (a suspect run's) then comes last. A run with nothing tampered is left
+    as it is."""
     if not tampered:
         return
     stream = stream or sys.stdout

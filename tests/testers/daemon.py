@@ -3,9 +3,12 @@ escape the worker's process group, then tests each item alone (a valid
 answer, n tests an instance).
 
 Its environment says what it does (the worker passes ours on):
-  GT_DAEMON_PIDS  the file where every process it leaves appends a line,
+  GT_DAEMON_PIDS  a file where every process it leaves appends a line,
                   "PID STARTTIME" (its start in clock ticks, /proc's, so
-                  that a pid taken again by another process is told apart)
+                  that a pid taken again by another process is told apart;
+                  "-" where /proc cannot be read); each also writes the
+                  line "daemon-pid: PID STARTTIME" on its stdout, which it
+                  keeps (the worker's: the local run's stderr)
   GT_DAEMON_MODE  sleep (default): a daemon made by a double fork, in a
                   session of its own (setsid), that holds a listening socket
                   and sleeps; hop: the same daemon forks and exits every
@@ -30,41 +33,45 @@ started = []            # one entry once the daemon is left
 
 
 def record():
-    """Append this process's "PID STARTTIME" to GT_DAEMON_PIDS."""
-    path = os.environ.get("GT_DAEMON_PIDS")
-    if not path:
-        return
-    with open("/proc/self/stat", "rb") as f:
-        text = f.read()
-    start = text[text.rindex(b")") + 2:].split()[19].decode()
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    """Say this process's "PID STARTTIME": on stdout, and in GT_DAEMON_PIDS."""
     try:
-        os.write(fd, ("%d %s\n" % (os.getpid(), start)).encode())
-    finally:
-        os.close(fd)
+        with open("/proc/self/stat", "rb") as f:
+            text = f.read()
+        start = text[text.rindex(b")") + 2:].split()[19].decode()
+    except OSError:
+        start = "-"
+    line = "%d %s\n" % (os.getpid(), start)
+    try:
+        os.write(1, ("daemon-pid: " + line).encode())
+    except OSError:
+        pass
+    path = os.environ.get("GT_DAEMON_PIDS")
+    if path:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            os.write(fd, line.encode())
+        finally:
+            os.close(fd)
 
 
 def detach():
     """In a forked child: nothing inherited held open (the worker's pipes
-    and sockets), stdio on /dev/null."""
+    and sockets) but stdout; stdin and stderr on /dev/null."""
     null = os.open(os.devnull, os.O_RDWR)
-    for fd in (0, 1, 2):
+    for fd in (0, 2):
         os.dup2(null, fd)
     os.closerange(3, 65536)
 
 
 def daemon(mode):
     """The daemon's life; never returns."""
-    port = os.environ.get("GT_DAEMON_PORT")
-    if port:
-        server = socket.socket()
+    server = socket.socket()            # kept: a daemon's socket, where walls allow one
+    try:
         server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        server.bind(("127.0.0.1", int(port)))
+        server.bind(("127.0.0.1", int(os.environ.get("GT_DAEMON_PORT") or 0)))
         server.listen(8)
-    else:
-        server = socket.socket()
-        server.bind(("127.0.0.1", 0))
-        server.listen(1)
+    except OSError:
+        pass
     record()
     while True:
         if mode == "hop":

@@ -57,7 +57,10 @@ def tamper_all():
     if not root or os.path.realpath(root) == os.path.realpath(HERE):
         return
     for action in filter(None, os.environ.get("GT_TAMPER", "").split(",")):
-        tamper(root, action)
+        try:
+            tamper(root, action)
+        except OSError as e:            # walls (arh_grader/sandbox.py) keep it off the files
+            print("rewriter: cannot change %s: %s" % (ACTIONS[action], e), flush=True)
 
 
 tamper_all()

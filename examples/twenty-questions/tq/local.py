@@ -24,8 +24,9 @@ Each worker runs with a fresh HOME as well, and whatever it started is
 killed with it (the template's arh_grader/reaper.py). Files of the
 repository outside this problem's src/ that differ from the committed ones
 after the run, or that changed during it (arh_grader/integrity.py), are
-named on a line "tampered: PATH, PATH..." with a warning, and result.json
-gets "tampered": [PATH, ...]; a run that changed nothing has no such key.
+named on a line "tampered: PATH, PATH..." and a warning before the
+summary, and result.json gets "tampered": [PATH, ...]; a run that changed
+nothing has no such key.
 """
 
 import argparse
@@ -81,8 +82,8 @@ def main(argv=None):
                                   evaluate_with=evaluate_with)
     except engine.UsageError as e:
         parser.error(str(e))
-    print("\n".join(engine.summary_lines(result, problem=plugin)))
     local_run.mark_tampered(result, path, integrity.changes(base))
+    print("\n".join(engine.summary_lines(result, problem=plugin)))
     print("result: %s\nreport: %s" % (report.display_path(path),
                                       report.command_for(path, script=REPORT)))
     return local_run.exit_status(result, runs, keys=plugin.REPEATED)
