@@ -27,6 +27,20 @@
 # byte-identical to grader/local.py --items on the same file, and the worker's
 # running container must have no mount and no instance file.
 #
+# The walls around the tester (PROGRAM.md, "The walls around the tester"): the
+# worker containers of both problems carry compose.yaml's limits (read back with
+# docker inspect), their images hold no setuid or setgid file, their network's
+# bridge has no IPv4 address, and the host drops what its bridges send to the
+# host itself (iptables INPUT, one rule a bridge, removed on exit). Last, each
+# hostile tester of tests/testers/hostile/ runs as src/tester.py in the worker's
+# image (a second compose file builds it, project gt-hostile; one instance,
+# HOSTILE_TIMEOUT s): a memory bomb, a process bomb, a file bomb, a /tmp fill, a
+# stdout flood and a network probe (the gateway, every address of the host where
+# a listener of this script waits, DNS out; the oracle must answer). Each must
+# end with result.json written, a submission's kind or a valid run, within the
+# deadline and a grace, and the disk of Docker's root must not grow past a bound:
+#   hostile: NAME kind: KIND seconds: S ok
+#
 # It prints `key: value` lines and stops at the first failed check, non-zero,
 # saying why. On exit it removes what it made: containers, volume, network, the
 # images it built, and the engine if it started it.
@@ -40,6 +54,12 @@ WORKER_CPUS=0                    # compose.yaml's cpuset of each service
 GRADER_CPUS=1
 ENGINE_TIMEOUT=60                # seconds dockerd has to answer
 PROBE=group-testing-ci-probe     # a container and network of this run, out of the worker's reach
+BRIDGES="gt-inner0 tq-inner0"    # the worker networks' bridges, as both compose files name them
+HOSTILE="memory_bomb process_bomb files_bomb tmp_fill stdout_flood network_probe"
+HOSTILE_TIMEOUT=8                # seconds: the grader's --instance-timeout in the hostile runs
+HOSTILE_GRACE_S=30               # seconds a hostile run may take beyond its deadline
+HOSTILE_DISK_MB=256              # MiB the disk of Docker's root may grow during one hostile run
+LISTEN_PORT=47111                # TCP port where this script listens on every address of the host
 T0=$EPOCHREALTIME
 WORK=$(mktemp -d /tmp/docker-ci.XXXXXX)
 ENGINE_PID=""
@@ -49,6 +69,9 @@ IMAGES=()
 PASSED=0
 FAILED=""
 APT_UPDATED=""
+HOST_RULES=()                    # bridges whose INPUT rule this run added
+LISTENER_PID=""
+HOSTILE_COMPOSE=()
 
 say() { printf '%s: %s\n' "$1" "$2"; }
 since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }'; }
@@ -74,12 +97,20 @@ cleanup() {
         if [ ${#TQ_COMPOSE[@]} -gt 0 ]; then
             "${TQ_COMPOSE[@]}" down --volumes --remove-orphans >/dev/null 2>&1 </dev/null
         fi
+        if [ ${#HOSTILE_COMPOSE[@]} -gt 0 ]; then
+            "${HOSTILE_COMPOSE[@]}" down --volumes --remove-orphans >/dev/null 2>&1 </dev/null
+        fi
         docker rm -f "$PROBE" >/dev/null 2>&1
         docker network rm "$PROBE" >/dev/null 2>&1
         if [ ${#IMAGES[@]} -gt 0 ]; then
             docker rmi -f $(printf '%s\n' "${IMAGES[@]}" | sort -u) >/dev/null 2>&1
         fi
     fi
+    for bridge in "${HOST_RULES[@]}"; do
+        iptables -D INPUT -i "$bridge" -j DROP 2>/dev/null
+        ip6tables -D INPUT -i "$bridge" -j DROP 2>/dev/null
+    done
+    [ -z "$LISTENER_PID" ] || { kill "$LISTENER_PID" 2>/dev/null; wait "$LISTENER_PID" 2>/dev/null; }
     if [ -n "$ENGINE_PID" ]; then
         kill "$ENGINE_PID" 2>/dev/null
         for _ in $(seq 150); do kill -0 "$ENGINE_PID" 2>/dev/null || break; sleep 0.2; done
@@ -166,6 +197,16 @@ else
     COMPOSE=(docker-compose -f compose.yaml)
     say compose "docker-compose -f compose.yaml (Compose v1 $(docker-compose version --short))"
 fi
+
+# The host's wall: what a worker network's bridge sends to the host itself
+# (the INPUT chain, which Docker's isolation rules leave open) is dropped.
+for bridge in $BRIDGES; do
+    iptables -I INPUT -i "$bridge" -j DROP || fail "iptables could not add the INPUT rule for $bridge"
+    HOST_RULES+=("$bridge")
+    ip6tables -I INPUT -i "$bridge" -j DROP 2>/dev/null || true
+    iptables -C INPUT -i "$bridge" -j DROP || fail "the INPUT rule for $bridge is not in place"
+done
+pass host_input_rules "iptables -I INPUT -i BRIDGE -j DROP for $BRIDGES (removed on exit)"
 
 # --- 2. the base image -----------------------------------------------------
 if docker image inspect "$BASE" >/dev/null 2>&1; then
@@ -280,6 +321,18 @@ for network in $(docker inspect -f '{{range $name, $_ := .NetworkSettings.Networ
     [ "$internal" = true ] || fail "the worker's network $network is not internal"
     pass worker_network "$network, internal: $internal"
 done
+check_walls() {   # the walls of worker container $1 ($2 names it), read back from the engine
+    local got want
+    got=$(docker inspect -f 'memory={{.HostConfig.Memory}} swap={{.HostConfig.MemorySwap}} pids={{.HostConfig.PidsLimit}} nofile={{range .HostConfig.Ulimits}}{{.Name}}:{{.Soft}}:{{.Hard}}{{end}} read_only={{.HostConfig.ReadonlyRootfs}} tmpfs={{range $k, $v := .HostConfig.Tmpfs}}{{$k}}:{{$v}}{{end}} log={{.HostConfig.LogConfig.Type}}:{{index .HostConfig.LogConfig.Config "max-size"}}x{{index .HostConfig.LogConfig.Config "max-file"}} cap_drop={{join .HostConfig.CapDrop ","}} security_opt={{join .HostConfig.SecurityOpt ","}} dns={{join .HostConfig.DNS ","}} oom_score_adj={{.HostConfig.OomScoreAdj}} user={{.Config.User}}' "$1")
+    want="memory=536870912 swap=536870912 pids=256 nofile=nofile:1024:1024 read_only=true tmpfs=/tmp:size=64m log=json-file:1mx1 cap_drop=ALL security_opt=no-new-privileges:true dns=127.0.0.1 oom_score_adj=1000 user=nobody"
+    [ "$got" = "$want" ] || fail "the $2 container's walls are '$got', not '$want'"
+    pass "$2_walls" "$got"
+}
+check_walls "$worker_id" worker
+bridge_ipv4=$(ip -4 -o addr show dev gt-inner0 2>&1 || true)
+[ -z "$bridge_ipv4" ] || fail "the worker network's bridge gt-inner0 has an IPv4 address: $bridge_ipv4"
+pass worker_bridge "gt-inner0, no IPv4 address (inhibit_ipv4): no route from the worker to the host"
+
 # From inside a container of the worker's service, on its networks: a probe
 # listening on a network of its own (an address of this run, nothing else) is
 # out of reach, while a container on the probe's network reaches it.
@@ -331,6 +384,9 @@ host_sums=$(find harness src -type f ! -name '*.pyc' ! -path '*/__pycache__/*' |
 }
 pass worker_image_app "$(echo "$image_sums" | awk '{ printf "%s ", $2 }')(same bytes as the project's)"
 say worker_image_instance_or_grader_files none
+setuid=$(in_worker find / -xdev -perm /6000 -type f -print)
+[ -z "$setuid" ] || fail "the worker's image holds setuid or setgid files: $(echo $setuid)"
+pass worker_image_setuid "none (no file with the setuid or setgid bit)"
 base_size=$(docker image inspect -f '{{.Size}}' "$BASE")
 for side in worker grader; do
     image=$([ "$side" = worker ] && echo "$worker_image" || echo "$grader_image")
@@ -431,6 +487,11 @@ for service in worker grader; do
     [ -z "$id" ] || IMAGES+=("$(docker inspect -f '{{.Image}}' "$id")")
 done
 say tq_up_s "$(since "$t")"
+tq_worker=$("${TQ_COMPOSE[@]}" ps -a -q worker </dev/null 2>/dev/null | head -n 1)
+[ -n "$tq_worker" ] || fail "twenty questions' first command left no worker container to inspect"
+check_walls "$tq_worker" tq_worker
+tq_setuid=$(docker run --rm --network none --user 0 --entrypoint find "$(docker inspect -f '{{.Image}}' "$tq_worker")" / -xdev -perm /6000 -type f -print)
+[ -z "$tq_setuid" ] || fail "twenty questions' worker image holds setuid or setgid files: $(echo $tq_setuid)"
 [ "$status" = 0 ] || { show "$WORK/tq-up.log" 40; fail "twenty questions' first command exited $status"; }
 "${TQ_COMPOSE[@]}" run --rm --no-deps --entrypoint cat grader /result/result.json \
     </dev/null >"$WORK/tq-docker.json" 2>"$WORK/tq-docker.err" \
@@ -440,3 +501,115 @@ cmp -s "$WORK/tq-docker.json" "$WORK/tq-local/result.json" \
 pass tq_result_sha256 "$(sha256sum <"$WORK/tq-docker.json" | cut -d' ' -f1) (the same bytes as $TQ/tq/local.py; $(python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print("mean_score %s, bound %s, found %s of %s" % (r["mean_score"], r["bound"], r["found"], r["instances"]))' "$WORK/tq-docker.json"))"
 "${TQ_COMPOSE[@]}" down --volumes </dev/null >"$WORK/tq-down.log" 2>&1 \
     || { show "$WORK/tq-down.log"; fail "twenty questions' third command failed"; }
+
+# --- 10. hostile testers behind the walls -------------------------------------
+# A listener of this script on every address of the host (TCP LISTEN_PORT, and
+# DNS on UDP 53 where free) logs whoever reaches it (for DNS: the probe's name,
+# wherever it comes from, dockerd's own forwarding included); the network probe
+# is given every address of the host but loopback, and finds its gateway itself.
+host_addresses=$(ip -4 -o addr show | awk '$2 != "lo" { sub("/.*", "", $4); print $4 }' | tr '\n' ' ')
+python3 - "$LISTEN_PORT" >"$WORK/listener.log" 2>&1 </dev/null <<'LISTENER' &
+import socket, sys, threading
+tcp = socket.create_server(("0.0.0.0", int(sys.argv[1])))
+def dns():
+    try:
+        udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        udp.bind(("0.0.0.0", 53))
+    except OSError as e:
+        print("dns listener: not bound (%s)" % e, flush=True)
+        return
+    while True:         # the probe's own queries; the host's lookups of its own are not
+        data, peer = udp.recvfrom(2048)
+        print("%s: udp 53 from %s:%d" % (("reached" if b"leak-check" in data else "other",) + peer),
+              flush=True)
+threading.Thread(target=dns, daemon=True).start()
+print("listening", flush=True)
+while True:
+    conn, peer = tcp.accept()
+    print("reached: tcp %s from %s:%d" % ((sys.argv[1],) + peer), flush=True)
+    conn.close()
+LISTENER
+LISTENER_PID=$!
+for _ in $(seq 50); do grep -q listening "$WORK/listener.log" && break; sleep 0.1; done
+grep -q listening "$WORK/listener.log" || { show "$WORK/listener.log"; fail "the host's listener did not start"; }
+targets=""
+for address in $host_addresses; do targets+="$address:$LISTEN_PORT "; done
+say hostile_targets "${targets% } (the host's addresses; the gateway the probe finds itself)"
+
+docker_root=$(docker info -f '{{.DockerRootDir}}')
+disk_used() { df -B1 --output=used "$docker_root" | tail -n 1 | tr -d ' '; }
+docker tag "$worker_image" group-testing-ci-worker:hostile     # the worker's image, the tester replaced below
+IMAGES+=(group-testing-ci-worker:hostile)
+hostile_t=$EPOCHREALTIME
+for name in $HOSTILE; do
+    dir="$WORK/hostile/$name"
+    mkdir -p "$dir"
+    cp "tests/testers/hostile/$name.py" "$dir/tester.py"
+    printf 'FROM group-testing-ci-worker:hostile\nCOPY tester.py src/tester.py\n' >"$dir/Dockerfile"
+    cat >"$dir/compose.yaml" <<OVERRIDE
+services:
+  worker:
+    build: {context: $dir, dockerfile: Dockerfile}
+    environment:
+      AR_PROBE_TARGETS: "${targets% }"
+  grader:
+    command: ["--limit", "1", "--instance-timeout", "$HOSTILE_TIMEOUT"]
+OVERRIDE
+    if [ "${COMPOSE[0]}" = docker-compose ]; then
+        HOSTILE_COMPOSE=(docker-compose -p gt-hostile -f compose.yaml -f "$dir/compose.yaml")
+    else
+        HOSTILE_COMPOSE=(docker compose -p gt-hostile -f compose.yaml -f "$dir/compose.yaml")
+    fi
+    "${HOSTILE_COMPOSE[@]}" build </dev/null >"$dir/build.log" 2>&1 \
+        || { show "$dir/build.log"; fail "the hostile worker $name did not build"; }
+    before=$(disk_used)
+    t=$EPOCHREALTIME
+    set +e
+    # the worker's output reaches this script through `up`: kept to its end, off the disk
+    "${HOSTILE_COMPOSE[@]}" up --abort-on-container-exit --exit-code-from grader </dev/null 2>&1 \
+        | tail -c 20000 >"$dir/up.log"
+    status=${PIPESTATUS[0]}
+    set -e
+    seconds=$(since "$t")
+    grown=$(( ($(disk_used) - before) / 1048576 ))
+    for service in worker grader; do
+        id=$("${HOSTILE_COMPOSE[@]}" ps -a -q "$service" </dev/null 2>/dev/null | head -n 1)
+        [ -z "$id" ] || IMAGES+=("$(docker inspect -f '{{.Image}}' "$id")")
+    done
+    why=""
+    "${HOSTILE_COMPOSE[@]}" run --rm --no-deps --entrypoint cat grader /result/result.json \
+        </dev/null >"$dir/result.json" 2>"$dir/result.err" || why="no result.json (grader exit $status)"
+    kind=$(python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print("valid" if r["status"] == "valid" else r["kind"])' \
+        "$dir/result.json" 2>/dev/null || echo unreadable)
+    message=$(python3 -c 'import json, sys; print((json.load(open(sys.argv[1]))["message"] or "")[-300:].replace("\n", " "))' \
+        "$dir/result.json" 2>/dev/null || true)
+    if [ -z "$why" ]; then
+        case "$kind" in
+            valid|wrong|oracle_cap|no_answer|schema|timeout) ;;
+            *) why="kind $kind is not a submission's (grader exit $status)";;
+        esac
+    fi
+    [ -n "$why" ] || [ "$status" = 0 ] || why="the grader exited $status"
+    awk -v s="$seconds" -v m=$((HOSTILE_TIMEOUT + HOSTILE_GRACE_S)) 'BEGIN { exit !(s > m) }' \
+        && why="${why:+$why; }$seconds s, past the deadline and its grace ($((HOSTILE_TIMEOUT + HOSTILE_GRACE_S)) s)"
+    [ "$grown" -le "$HOSTILE_DISK_MB" ] || why="${why:+$why; }the disk of $docker_root grew $grown MiB (bound $HOSTILE_DISK_MB)"
+    if [ "$name" = network_probe ]; then
+        [ "$kind" = valid ] || why="${why:+$why; }the probe reached past the oracle or missed it: $message"
+        if grep -q '^reached' "$WORK/listener.log"; then
+            why="${why:+$why; }the host's listener was reached: $(grep '^reached' "$WORK/listener.log" | tr '\n' ' ')"
+        fi
+        found=$("${HOSTILE_COMPOSE[@]}" logs --no-color worker </dev/null 2>/dev/null | sed -n 's/.*network_probe: //p' | tail -n 1)
+        say hostile_network_probe_saw "${found:-nothing printed}; the host's listener: $(grep -c '^reached' "$WORK/listener.log" || true) connections"
+    fi
+    [ -z "$message" ] || say "hostile_${name}_message" "$message"
+    "${HOSTILE_COMPOSE[@]}" down --volumes --remove-orphans </dev/null >"$dir/down.log" 2>&1 || true
+    if [ -n "$why" ]; then
+        show "$dir/up.log" 20
+        printf 'hostile: %s kind: %s seconds: %s FAILED: %s\n' "$name" "$kind" "$seconds" "$why"
+        fail "hostile tester $name: $why"
+    fi
+    PASSED=$((PASSED + 1))
+    printf 'hostile: %s kind: %s seconds: %s ok (disk grew %d MiB)\n' "$name" "$kind" "$seconds" "$grown"
+done
+HOSTILE_COMPOSE=()
+say hostile_s "$(since "$hostile_t")"

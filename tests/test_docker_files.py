@@ -1,6 +1,7 @@
 """The Docker files, read without Docker: what each image copies, what the
-build context holds, and the cores compose.yaml gives each side. The images
-themselves are built and run by .ci/docker.sh."""
+build context holds, the cores compose.yaml gives each side, and the walls
+both problems' compose files put around the worker. The images themselves
+are built and run by .ci/docker.sh."""
 
 import ast
 import os
@@ -9,6 +10,25 @@ import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BASE = "python:3.13-slim-bookworm"
+TQ = "examples/twenty-questions"
+COMPOSE_FILES = ("compose.yaml", TQ + "/compose.yaml")
+WORKER_DOCKERFILES = ("dockerfile.worker", TQ + "/dockerfile.worker")
+STRIP_SETUID = ["find", "/", "-xdev", "-perm", "/6000", "-type", "f", "-exec", "chmod", "a-s",
+                "{}", "+", "||", "true"]
+WORKER_WALLS = [             # the worker service's lines that wall it in, exactly
+    "mem_limit: 512m",
+    "memswap_limit: 512m",
+    "oom_score_adj: 1000",
+    "pids_limit: 256",
+    "ulimits: {nofile: {soft: 1024, hard: 1024}}",
+    "read_only: true",
+    'tmpfs: ["/tmp:size=64m"]',
+    'logging: {driver: json-file, options: {max-size: 1m, max-file: "1"}}',
+    "cap_drop: [ALL]",
+    'security_opt: ["no-new-privileges:true"]',
+    'dns: ["127.0.0.1"]',
+]
+BRIDGES = {"compose.yaml": "gt-inner0", TQ + "/compose.yaml": "tq-inner0"}
 
 
 def read(name):
@@ -115,10 +135,10 @@ def pattern_regex(pattern):
     return "".join(out)
 
 
-def service_block(name):
-    """The lines of compose.yaml's service `name`."""
+def service_block(name, compose="compose.yaml"):
+    """The lines of compose file `compose`'s service `name`, comments dropped."""
     lines, inside = [], False
-    for line in read("compose.yaml").splitlines():
+    for line in read(compose).splitlines():
         if re.fullmatch(r"  %s:\s*" % re.escape(name), line):
             inside = True
         elif inside and re.match(r"^ {0,2}\S", line):
@@ -133,12 +153,23 @@ class WorkerImageTest(unittest.TestCase):
         self.assertEqual(sorted(copied("dockerfile.worker")), ["harness/", "src/"])
 
     def test_builds_from_the_base_and_downloads_nothing(self):
-        rows = instructions("dockerfile.worker")
-        self.assertEqual(rows[0], ("FROM", [BASE]))
-        self.assertFalse([w for w, _ in rows if w in ("RUN", "ADD")])
+        for dockerfile in WORKER_DOCKERFILES:
+            with self.subTest(dockerfile=dockerfile):
+                rows = instructions(dockerfile)
+                self.assertEqual(rows[0], ("FROM", [BASE]))
+                self.assertFalse([w for w, _ in rows if w == "ADD"])
+                self.assertEqual([a for w, a in rows if w == "RUN"], [STRIP_SETUID])
+
+    def test_strips_setuid_and_setgid_bits_before_it_becomes_nobody(self):
+        for dockerfile in WORKER_DOCKERFILES:
+            with self.subTest(dockerfile=dockerfile):
+                rows = instructions(dockerfile)
+                self.assertLess(rows.index(("RUN", STRIP_SETUID)), rows.index(("USER", ["nobody"])))
 
     def test_runs_as_nobody(self):
-        self.assertIn(("USER", ["nobody"]), instructions("dockerfile.worker"))
+        for dockerfile in WORKER_DOCKERFILES:
+            with self.subTest(dockerfile=dockerfile):
+                self.assertIn(("USER", ["nobody"]), instructions(dockerfile))
 
 
 class GraderImageTest(unittest.TestCase):
@@ -189,9 +220,14 @@ class ComposeTest(unittest.TestCase):
         for name in ("worker", "grader"):
             with self.subTest(service=name):
                 self.assertIn("networks: [inner]", service_block(name))
-        top = read("compose.yaml").split("\nnetworks:\n", 1)[1].split("\nvolumes:", 1)[0]
-        self.assertEqual([line.split("#")[0].rstrip() for line in top.splitlines()],
-                         ["  inner:", "    internal: true"])
+        for compose in COMPOSE_FILES:
+            with self.subTest(compose=compose):
+                top = read(compose).split("\nnetworks:\n", 1)[1].split("\nvolumes:", 1)[0]
+                self.assertEqual(
+                    [line.split("#")[0].rstrip() for line in top.splitlines()],
+                    ["  inner:", "    internal: true", "    driver_opts:",
+                     '      com.docker.network.bridge.inhibit_ipv4: "true"',
+                     "      com.docker.network.bridge.name: %s" % BRIDGES[compose]])
 
     def test_only_the_grader_mounts_the_result_volume(self):
         self.assertIn("- result:/result", service_block("grader"))
@@ -213,6 +249,53 @@ class ComposeTest(unittest.TestCase):
             readme = read("README.md")
             self.assertIn("\ndocker compose %s\n" % command, readme)
             self.assertIn("\ndocker-compose -f compose.yaml %s\n" % command, readme)
+
+
+class WallsTest(unittest.TestCase):
+    """The worker of each problem is walled in: its memory (no swap beyond
+    it), processes, open files, a read-only root with a small /tmp in its
+    memory, capped logs, no capabilities, no new privileges, no DNS past the
+    services' names; the host kills it first. The grader has none of these
+    limits, and the CI script installs the host's INPUT rule for both bridges."""
+
+    def test_each_worker_has_every_wall_exactly(self):
+        for compose in COMPOSE_FILES:
+            with self.subTest(compose=compose):
+                block = service_block("worker", compose)
+                self.assertEqual([line for line in block if line in WORKER_WALLS], WORKER_WALLS)
+                keys = [line.split(":")[0] for line in block if line]
+                for wall in WORKER_WALLS:
+                    self.assertEqual(keys.count(wall.split(":")[0]), 1, wall)
+
+    def test_no_grader_is_walled_by_the_worker_s_limits(self):
+        for compose in COMPOSE_FILES:
+            with self.subTest(compose=compose):
+                keys = {line.split(":")[0] for line in service_block("grader", compose) if line}
+                self.assertFalse(keys & {"mem_limit", "memswap_limit", "oom_score_adj",
+                                         "pids_limit", "read_only"})
+
+    def test_the_ci_script_installs_and_removes_the_host_rule_for_both_bridges(self):
+        script = read(".ci/docker.sh")
+        self.assertTrue('\nBRIDGES="%s" ' % " ".join(BRIDGES.values()) in script)
+        self.assertIn('iptables -I INPUT -i "$bridge" -j DROP', script)
+        self.assertIn('iptables -D INPUT -i "$bridge" -j DROP', script)
+        for bridge in BRIDGES.values():
+            self.assertTrue("iptables -I INPUT -i %s -j DROP" % bridge in read("README.md"),
+                            "README.md gives the host's rule for %s" % bridge)
+
+    def test_the_ci_script_runs_every_hostile_tester(self):
+        script = read(".ci/docker.sh")
+        folder = os.path.join(ROOT, "tests", "testers", "hostile")
+        names = sorted(f[:-3] for f in os.listdir(folder) if f.endswith(".py"))
+        listed = script.split('HOSTILE="', 1)[1].split('"', 1)[0].split()
+        self.assertEqual(sorted(listed), names)
+        self.assertIn("hostile: %s kind: %s seconds: %s ok", script)
+
+    def test_the_manual_gives_the_walls_table(self):
+        program = read("PROGRAM.md")
+        self.assertTrue("\n## The walls around the tester\n" in program, "PROGRAM.md's section")
+        self.assertLess(program.index("\n## The walls around the tester\n"),
+                        program.index("\n## What counts as cheating\n"))
 
 
 class HeldOutSetTest(unittest.TestCase):
