@@ -295,8 +295,8 @@ def run(args):
             try:
                 contenders = {role: Contender(
                     getattr(args, role), role=role, problem=grade.PROBLEM, worker_file=WORKER,
-                    oracle=oracle, start_timeout=float(
-                        grade.load_settings()["worker_start_timeout_s"]))
+                    oracle=oracle, private=(args.state, args.log, args.sample_result),
+                    start_timeout=float(grade.load_settings()["worker_start_timeout_s"]))
                     for role in ROLES}
                 return take_up(args, data, settings, record if data else None, testers,
                                contenders, timeout=timeout, sample=sample)

@@ -10,8 +10,10 @@ the process that counts and decides.
 A comparison judges two testers, so each must be kept from the other and
 from the judge. Every run of a tester on one instance gets a fresh worker
 (the problem's harness/worker.py, in a fresh working directory) that is
-stopped with everything it started before anything else runs: the two
-testers are never alive at the same time, a tester past its deadline is
+stopped with everything it started before anything else runs, inside the
+walls of sandbox.py (it reads no `private` path, such as the comparison's
+state file, whose seed draws the instances): the two testers are never
+alive at the same time, a tester past its deadline is
 killed with its worker, and nothing a run leaves in memory reaches the
 next. The tests go over HTTP to the oracle in this process, which counts
 them exactly as a local run or the platform does (engine.solve_one), and the
@@ -47,10 +49,10 @@ class Contender:
     "incumbent"), run one instance at a time by `run`."""
 
     def __init__(self, tester, *, role, problem, worker_file, oracle, start_timeout,
-                 quiet=False):
+                 quiet=False, private=()):
         self.tester, self.role, self.problem = os.path.abspath(tester), role, problem
         self.worker_file, self.oracle = worker_file, oracle
-        self.start_timeout, self.quiet = start_timeout, quiet
+        self.start_timeout, self.quiet, self.private = start_timeout, quiet, tuple(private)
         self.digest = sha256_of(self.tester)
 
     def check_file(self):
@@ -76,7 +78,8 @@ class Contender:
             try:
                 proc, url = local_run.start_worker(
                     oracle_url=self.oracle.url, tester=self.tester, timeout=self.start_timeout,
-                    worker=self.worker_file, quiet=self.quiet, cwd=home)
+                    worker=self.worker_file, quiet=self.quiet, cwd=home, private=self.private,
+                    readable=getattr(self.problem, "WORKER_READS", ()))
                 worker = WorkerClient(url)
                 worker.wait_healthy(timeout=self.start_timeout)
             except engine.Failure as failure:

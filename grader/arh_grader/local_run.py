@@ -25,7 +25,7 @@ import sys
 import tempfile
 import threading
 
-from . import engine, reaper, workers
+from . import engine, reaper, sandbox, workers
 from .client import WorkerClient
 from .oracle import Oracle
 from .integrity import WARNING
@@ -48,7 +48,8 @@ def pin(pid, core):
             pass
 
 
-def start_worker(*, oracle_url, tester, timeout, worker, quiet=False, cwd=None):
+def start_worker(*, oracle_url, tester, timeout, worker, quiet=False, cwd=None,
+                 readable=(), private=()):
     """Start `worker` (a harness/worker.py) on a free loopback port; (process, URL).
 
     The worker runs with the standard library only, as in its container
@@ -59,16 +60,29 @@ def start_worker(*, oracle_url, tester, timeout, worker, quiet=False, cwd=None):
     listen within `timeout`. The worker runs in `cwd` (default: this
     process's), with TMPDIR and HOME set to it, and exits when this process
     dies; stop_worker ends it and everything it started (reaper.py).
+
+    It runs inside walls (sandbox.py, where the kernel has Landlock): it
+    reads Python, its own folder, its tester (sandbox.tester_reads, kept
+    off every `private` path) and what `readable` names (a problem's data);
+    it writes only in `cwd`; it connects only to the oracle's port; it can
+    neither signal nor trace a process outside its own tree.
     """
     cwd = cwd or os.getcwd()
     env = dict(os.environ, AR_ORACLE_URL=oracle_url, AR_WORKER_HOST="127.0.0.1",
                AR_WORKER_PORT="0", AR_TESTER=os.path.abspath(tester),
                AR_PARENT_PID=str(os.getpid()), TMPDIR=cwd, HOME=cwd)
-    proc = reaper.spawn([sys.executable, *WORKER_FLAGS, worker], env=env,
-                        stdin=subprocess.DEVNULL,
-                        stdout=subprocess.DEVNULL if quiet else sys.stderr.fileno(),
-                        stderr=subprocess.PIPE, cwd=cwd,
-                        start_new_session=True)
+    walls = sandbox.Walls(
+        readable=[os.path.dirname(os.path.abspath(worker)), *readable,
+                  *sandbox.tester_reads(tester, private=private)],
+        writable=[cwd], connect=[workers.address(oracle_url)[1]])
+    try:
+        proc = reaper.spawn([sys.executable, *WORKER_FLAGS, worker], env=env,
+                            stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL if quiet else sys.stderr.fileno(),
+                            stderr=subprocess.PIPE, cwd=cwd, start_new_session=True,
+                            preexec_fn=walls.enter, pass_fds=walls.fds)
+    finally:
+        walls.close()
     pin(proc.pid, 0)
     lines = queue.Queue()
 
@@ -126,7 +140,8 @@ def evaluate_local(items, *, tester, settings, transcripts=None, progress=None,
                 workers.wait_listening(proc, url, timeout=start_timeout)
             else:
                 proc, url = start_worker(oracle_url=oracle.url, tester=tester, quiet=quiet,
-                                         timeout=start_timeout, cwd=home, worker=worker_file)
+                                         timeout=start_timeout, cwd=home, worker=worker_file,
+                                         readable=getattr(problem, "WORKER_READS", ()))
         except workers.WorkerError as e:
             return engine.summarize(problem, [], Failure("no_answer", str(e)))
         except Failure as failure:

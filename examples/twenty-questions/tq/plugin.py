@@ -15,12 +15,15 @@ bound, a ceiling, higher being better.
 """
 
 import operator
+import os
 import statistics
 
 from arh_grader import Policy, report
 
 from tq import problem, score
 
+PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(PROJECT))      # the repository, in a checkout
 MAX_BODY = 64           # bytes of a query at most: {"guess": 1471} with room to spare
 SUSPECT_BITS = 20.0     # saved bits over a set at which a run is flagged (honest: p <= 2**-20)
 DIGITS = 6              # decimals kept of every figure
@@ -58,6 +61,9 @@ REPORT = report.Report(
 class Plugin:
     SCORE = "score"
     REPEATED = ("calls", "found", "transcript")   # what --repeat compares, in order
+    # what the worker reads beside Python and its tester: the template worker
+    # it is built on (the repository's harness/) and the problem's data
+    WORKER_READS = (os.path.join(ROOT, "harness"), os.path.join(PROJECT, "data"))
     check_query = staticmethod(problem.check_query)
     answer_query = staticmethod(problem.answer_query)
     check_instance = staticmethod(problem.check_instance)

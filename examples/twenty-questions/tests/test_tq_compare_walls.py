@@ -1,0 +1,59 @@
+"""Twenty questions' comparison keeps each tester in a worker of its own,
+inside walls: a tester that looks for the hidden animal through the
+closures of ask and guess, or that counts its rounds in a file and draws
+the comparison's order itself, finds nothing and is rejected. With the
+walls taken away (a kernel without Landlock, stood in for by a patched
+sandbox.abi: no such kernel runs here), the counter wins every round and
+is rejected as suspect, never accepted."""
+
+import contextlib
+import io
+import os
+import subprocess
+import sys
+import unittest
+from unittest import mock
+
+import tq_support
+from arh_grader import sandbox
+from tq import compare
+
+
+def lines_of(text):
+    return dict(line.split(": ", 1) for line in text.splitlines() if ": " in line)
+
+
+class CompareWallsTest(unittest.TestCase):
+    def command(self, challenger, **env):
+        done = subprocess.run([sys.executable, os.path.join(tq_support.PROJECT, "tq",
+                                                            "compare.py"),
+                               "--challenger", challenger, "--incumbent", tq_support.BASELINE],
+                              capture_output=True, text=True, timeout=300,
+                              stdin=subprocess.DEVNULL, env=dict(os.environ, **env))
+        return done.returncode, lines_of(done.stdout)
+
+    def test_readers_find_nothing_and_are_rejected(self):
+        rounds = os.path.join(tq_support.tmpdir(self), "rounds")
+        for name, env in (("closure_reader", {}), ("counts_rounds", {"GT_ROUND_FILE": rounds})):
+            with self.subTest(tester=name):
+                status, out = self.command(tq_support.tester(name), **env)
+                self.assertEqual((status, out["decision"], out["reason"], out["W/L/D"]),
+                                 (0, "reject", "lower_bound", "0/14/0"))
+        self.assertFalse(os.path.exists(rounds))
+
+    def test_without_walls_the_counter_is_rejected_as_suspect(self):
+        rounds = os.path.join(tq_support.tmpdir(self), "rounds")
+        out = io.StringIO()
+        with mock.patch.object(sandbox, "abi", return_value=0), \
+                mock.patch.dict(os.environ, {"GT_ROUND_FILE": rounds}), \
+                contextlib.redirect_stdout(out):
+            status = compare.main(["--challenger", tq_support.tester("counts_rounds"),
+                                   "--incumbent", tq_support.BASELINE])
+        lines = lines_of(out.getvalue())
+        self.assertEqual((status, lines["decision"], lines["W/L/D"]), (0, "reject", "3/0/0"))
+        self.assertTrue(lines["reason"].startswith("suspect: the challenger saved 2"),
+                        lines["reason"])
+
+
+if __name__ == "__main__":
+    unittest.main()

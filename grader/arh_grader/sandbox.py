@@ -1,0 +1,197 @@
+"""Walls around a worker started on this machine, from Linux's Landlock: the
+tester it runs reads only what Python and the worker need, writes only in
+its own folder, connects only to the oracle's port, and cannot signal,
+trace or read the memory of any process outside its own worker.
+
+    walls = sandbox.Walls(readable=["harness/worker.py", "src/tester.py"],
+                          writable=[home], connect=[oracle_port])
+    subprocess.Popen(command, preexec_fn=walls.enter, pass_fds=walls.fds)
+    walls.close()                      # in this process, once the child runs
+    walls.describe()                   # "landlock abi 7: files, tcp, signals, ..."
+
+Without them a local tester could read the set's defectives or a
+comparison's seed off the disk, rewrite the grader or the other tester's
+file, kill the other tester's worker, or read the grader's memory through
+/proc. In a container the platform's walls do the same (compose.yaml).
+
+Landlock needs no privilege and no package: three system calls, made here
+through ctypes. A ruleset is built in this process; the child, between its
+fork and its exec, sets no_new_privs and restricts itself to it (two calls,
+nothing else). What the kernel offers decides what is walled (Landlock's
+ABI: files from Linux 5.13, TCP ports from 6.7, signals and abstract Unix
+sockets from 6.12); `describe` says what is. On a kernel without Landlock,
+or off Linux, Walls does nothing and says "none". UDP and Unix sockets on
+paths are not Landlock's to wall; a tester has no use for them.
+"""
+
+import ctypes
+import os
+import struct
+import sys
+import tempfile
+
+SYS_CREATE_RULESET, SYS_ADD_RULE, SYS_RESTRICT_SELF = 444, 445, 446   # x86-64 and arm64
+CREATE_RULESET_VERSION = 1 << 0
+RULE_PATH_BENEATH, RULE_NET_PORT = 1, 2
+PR_SET_NO_NEW_PRIVS = 38
+
+# file rights, each with the ABI that brought it
+EXECUTE, WRITE_FILE, READ_FILE, READ_DIR = 1 << 0, 1 << 1, 1 << 2, 1 << 3
+REFER, TRUNCATE, IOCTL_DEV = 1 << 13, 1 << 14, 1 << 15
+FS_BY_ABI = {1: (1 << 13) - 1, 2: (1 << 14) - 1, 3: (1 << 15) - 1, 5: (1 << 16) - 1}
+FILE_RIGHTS = EXECUTE | WRITE_FILE | READ_FILE | TRUNCATE | IOCTL_DEV   # the rights a file takes
+READ_RIGHTS = EXECUTE | READ_FILE | READ_DIR
+BIND_TCP, CONNECT_TCP = 1 << 0, 1 << 1                     # ABI 4
+SCOPE_ABSTRACT_UNIX, SCOPE_SIGNAL = 1 << 0, 1 << 1         # ABI 6
+
+# what Python itself reads: its prefix, the shared libraries, the loader's cache
+SYSTEM_READABLE = ("/usr", "/lib", "/lib64", "/lib32", "/etc/ld.so.cache",
+                   "/etc/localtime", "/usr/share/zoneinfo")
+DEVICES = ("/dev/null", "/dev/urandom", "/dev/random", "/dev/zero")
+
+
+SDK_HOME = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # grader/
+
+
+def tester_reads(tester, *, private=()):
+    """What a worker may read of its tester: the tester's folder (as in the
+    container, which holds src/ whole), unless that folder is shared with
+    the judge: the repository's, the system's temporary folder, or one that
+    holds a `private` path (a comparison's state file, its log, a result
+    folder). Then the tester file alone."""
+    tester = os.path.realpath(tester)
+    folder = os.path.dirname(tester)
+    shared = [os.path.dirname(SDK_HOME), SDK_HOME, os.path.realpath(
+        tempfile.gettempdir()), os.path.realpath(os.path.expanduser("~")), "/"]
+    inside = [os.path.realpath(path) for path in private if path]
+    if folder in shared or any(path == folder or path.startswith(folder + os.sep)
+                               for path in inside):
+        return [tester]
+    return [folder]
+
+
+class SandboxError(OSError):
+    """The kernel refused a rule it claims to support."""
+
+
+def _libc():
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return ctypes.CDLL(None, use_errno=True)
+    except OSError:
+        return None
+
+
+def abi():
+    """The kernel's Landlock ABI version, 0 when it has none."""
+    libc = _libc()
+    if libc is None:
+        return 0
+    version = libc.syscall(SYS_CREATE_RULESET, None, ctypes.c_size_t(0),
+                           ctypes.c_uint32(CREATE_RULESET_VERSION))
+    return max(version, 0)
+
+
+def _fs_rights(version):
+    return FS_BY_ABI[max(k for k in FS_BY_ABI if k <= version)]
+
+
+class Walls:
+    """A Landlock ruleset for one worker: `readable` paths (files or folders,
+    with what they hold), `writable` folders (anything inside them), and
+    the TCP ports it may `connect` to; `bind` says whether it may listen on
+    a port the kernel picks (a worker started on port 0 must)."""
+
+    def __init__(self, *, readable=(), writable=(), connect=(), bind=True):
+        self.version = abi()
+        self.fd = None
+        self._libc = _libc()
+        if self.version < 1:
+            return
+        fs = _fs_rights(self.version)
+        net = BIND_TCP | CONNECT_TCP if self.version >= 4 else 0
+        scoped = SCOPE_ABSTRACT_UNIX | SCOPE_SIGNAL if self.version >= 6 else 0
+        attr = struct.pack("=QQQ", fs, net, scoped)
+        size = 24 if self.version >= 6 else 16
+        buffer = ctypes.create_string_buffer(attr[:size], size)
+        fd = self._libc.syscall(SYS_CREATE_RULESET, buffer, ctypes.c_size_t(size),
+                                ctypes.c_uint32(0))
+        if fd < 0:
+            raise SandboxError(ctypes.get_errno(), "landlock_create_ruleset failed")
+        self.fd = fd
+        self.scoped = scoped
+        self.net = net
+        try:
+            prefixes = {sys.base_prefix, sys.prefix, os.path.dirname(os.path.realpath(
+                sys.executable))}
+            for path in sorted(set(SYSTEM_READABLE) | prefixes | set(readable)):
+                self._path(path, READ_RIGHTS & fs)
+            for path in DEVICES:
+                self._path(path, (READ_FILE | WRITE_FILE) & fs)
+            for path in writable:
+                self._path(path, fs, must=True)
+            if net:
+                for port in sorted(set(connect)):
+                    self._port(port, CONNECT_TCP)
+                if bind:
+                    self._port(0, BIND_TCP)
+        except BaseException:
+            self.close()
+            raise
+
+    def _path(self, path, rights, *, must=False):
+        """Allow `rights` beneath `path` (a file gets only a file's rights)."""
+        try:
+            fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+        except OSError:
+            if must:
+                raise
+            return              # a system path this machine does not have
+        try:
+            if not os.path.isdir(path):
+                rights &= FILE_RIGHTS
+            rule = ctypes.create_string_buffer(struct.pack("=Qi", rights, fd), 12)
+            if self._libc.syscall(SYS_ADD_RULE, self.fd, RULE_PATH_BENEATH, rule,
+                                  ctypes.c_uint32(0)) < 0:
+                raise SandboxError(ctypes.get_errno(), "landlock_add_rule refused %r" % path)
+        finally:
+            os.close(fd)
+
+    def _port(self, port, rights):
+        rule = ctypes.create_string_buffer(struct.pack("=QQ", rights, port), 16)
+        if self._libc.syscall(SYS_ADD_RULE, self.fd, RULE_NET_PORT, rule,
+                              ctypes.c_uint32(0)) < 0:
+            raise SandboxError(ctypes.get_errno(), "landlock_add_rule refused port %d" % port)
+
+    @property
+    def fds(self):
+        """The file descriptors the child must keep until it enters."""
+        return () if self.fd is None else (self.fd,)
+
+    def enter(self):
+        """In the child, between fork and exec: take the walls for good.
+        Two system calls and nothing else (it runs in a forked child)."""
+        if self.fd is None:
+            return
+        if self._libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 or \
+                self._libc.syscall(SYS_RESTRICT_SELF, self.fd, ctypes.c_uint32(0)) != 0:
+            os._exit(126)       # never run the tester without the walls it was promised
+        os.close(self.fd)
+
+    def close(self):
+        """Close the ruleset in this process (the child holds its own)."""
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+    def describe(self):
+        """What is walled, in words: "landlock abi 7: files, tcp, signals"."""
+        if self.version < 1:
+            return "none (this kernel has no Landlock)"
+        parts = ["files"]
+        if self.version >= 4:
+            parts.append("tcp ports")
+        if self.version >= 6:
+            parts.append("signals and abstract sockets")
+        return "landlock abi %d: %s" % (self.version, ", ".join(parts))

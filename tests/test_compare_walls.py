@@ -1,0 +1,180 @@
+"""A comparison's testers never share anything with their judge: each runs
+in a worker of its own, inside walls, and neither can read the answers,
+change the other's count, rewrite a file the decision rests on, or get a
+suspect run kept.
+
+The adversaries are tests/testers/reader.py (hunts the answers in memory,
+on disk and through /proc) and saboteur.py (binary splitting that tries to
+make the incumbent lose or the judge decide for it). Kept apart, each ties
+binary splitting on every instance and is rejected as identical testers
+are. With the walls taken away (a kernel without Landlock, stood in for by
+a patched sandbox.abi: no such kernel runs here), the reader that finds the
+answers is rejected as suspect, and the saboteur's rewrite of the incumbent
+ends the run before it can count."""
+
+import contextlib
+import io
+import os
+import shutil
+import unittest
+from unittest import mock
+
+import support
+import compare
+import compare_log
+import sprt
+from arh_grader import Oracle, sandbox
+from arh_grader.contender import Contender, TesterChanged
+from group_testing import instances, problem
+
+READER = os.path.join(support.TESTERS, "reader.py")
+SABOTEUR = os.path.join(support.TESTERS, "saboteur.py")
+CALIBRATION = os.path.join(support.GRADER, "group_testing", "calibration.py")
+# identical testers end at the draw ceiling; these settings get there in 10
+QUICK = ("--draw-ceiling", "0.5", "--draw-alpha", "0.05", "--min-sample", "10")
+
+
+class WallsTest(unittest.TestCase):
+    def setUp(self):
+        self.folder = support.tmpdir(self)
+        self.incumbent = os.path.join(self.folder, "kept.py")
+        shutil.copy(support.SPLITTING, self.incumbent)
+        self.state = os.path.join(self.folder, "state.json")
+        self.log = os.path.join(self.folder, "results.tsv")
+
+    def compare(self, challenger, *options):
+        status, stdout, stderr = support.run_command(
+            self, "grader/compare.py", "--challenger", challenger, "--incumbent",
+            self.incumbent, "--state", self.state, "--log", self.log, "--seed", "walls",
+            *QUICK, *options)
+        return status, support.lines_of(stdout), stderr
+
+    def log_rows(self):
+        with open(self.log, encoding="utf-8") as f:
+            return [line.split("\t") for line in f.read().splitlines()[1:]]
+
+    def test_the_reader_finds_nothing_and_ties(self):
+        status, out, err = self.compare(READER)
+        self.assertEqual(status, 0, err)
+        self.assertEqual((out["decision"], out["reason"], out["W/L/D"]),
+                         ("reject", "draw_ceiling", "0/0/10"))
+        self.assertEqual(out["suspect.challenger"], "false")
+        self.assertEqual([row[5] for row in self.log_rows()], ["discard"])
+
+    def test_the_saboteur_changes_nothing_and_ties(self):
+        with open(self.incumbent, "rb") as f:
+            before = f.read()
+        status, out, err = self.compare(SABOTEUR)
+        self.assertEqual(status, 0, err)
+        self.assertEqual((out["decision"], out["W/L/D"]), ("reject", "0/0/10"))
+        with open(self.incumbent, "rb") as f:
+            self.assertEqual(f.read(), before)
+        self.assertEqual([row[5] for row in self.log_rows()], ["discard"])   # no forged row
+        self.assertNotIn("warning", out)
+
+
+class WithoutWallsTest(unittest.TestCase):
+    """compare.main in this process, as on a kernel without Landlock."""
+
+    def run_main(self, challenger, incumbent, folder):
+        out = io.StringIO()
+        with mock.patch.object(sandbox, "abi", return_value=0), \
+                contextlib.redirect_stdout(out):
+            status = compare.main(["--challenger", challenger, "--incumbent", incumbent,
+                                   "--state", os.path.join(folder, "state.json"),
+                                   "--log", os.path.join(folder, "results.tsv"),
+                                   "--seed", "walls", *QUICK])
+        return status, out.getvalue()
+
+    def test_a_reader_that_finds_the_answers_is_rejected_as_suspect(self):
+        folder = support.tmpdir(self)
+        status, out = self.run_main(READER, support.SPLITTING, folder)
+        lines = support.lines_of(out)
+        self.assertEqual(status, 0, out)
+        self.assertEqual(lines["decision"], "reject")
+        self.assertLessEqual(int(lines["comparisons"]), 2)    # the state is saved after one
+        self.assertTrue(lines["reason"].startswith("suspect: the challenger's cheat_bits "
+                                                   "reached "), lines["reason"])
+        self.assertEqual(lines["suspect.challenger"], "true")
+        with open(os.path.join(folder, "results.tsv"), encoding="utf-8") as f:
+            row = f.read().splitlines()[1].split("\t")
+        self.assertEqual((row[1], row[5]), ("reject_suspect", "discard"))
+
+    def test_the_saboteurs_rewrite_ends_the_run(self):
+        folder = support.tmpdir(self)
+        incumbent = os.path.join(folder, "kept.py")
+        shutil.copy(support.SPLITTING, incumbent)
+        guessed = {"GT_GUESSED_INCUMBENT": incumbent,
+                   "GT_GUESSED_LOG": os.path.join(folder, "results.tsv")}
+        with mock.patch.dict(os.environ, guessed):
+            status, out = self.run_main(SABOTEUR, incumbent, folder)
+        self.assertEqual(status, 1, out)
+        self.assertIn("error: the incumbent %s changed during the comparison" % incumbent, out)
+        self.assertIn("warning: %s changed during this run" % os.path.join(folder,
+                                                                           "results.tsv"), out)
+        with open(os.path.join(folder, "results.tsv"), encoding="utf-8") as f:
+            statuses = [line.split("\t")[5] for line in f.read().splitlines()]
+        self.assertEqual(statuses, ["keep", "crash"])     # the forged row, then the true one
+
+
+class ContenderTest(unittest.TestCase):
+    def test_a_tester_file_that_changes_is_refused_before_its_worker_starts(self):
+        oracle = Oracle(check=problem.check_query, answer=problem.answer_query).start()
+        self.addCleanup(oracle.stop)
+        path = support.write(self, "tester.py", open(support.SPLITTING).read())
+        contender = Contender(path, role="challenger", problem=support.grade.PROBLEM,
+                              worker_file=support.local.WORKER, oracle=oracle,
+                              start_timeout=30)
+        item = instances.draw_instance("walls", 0)
+        session, failure = contender.run(0, item, timeout=10)
+        self.assertEqual((session.tests, failure), (item["baseline"], None))
+        with open(path, "a") as f:
+            f.write("\n")
+        with self.assertRaisesRegex(TesterChanged, r"^the challenger %s changed during the "
+                                    r"comparison \(SHA-256 [0-9a-f]{12}, now [0-9a-f]{12}\)"
+                                    % path):
+            contender.run(1, item, timeout=10)
+
+
+class KeepRuleTest(unittest.TestCase):
+    """What a results.tsv row says, for each reason not to keep."""
+
+    def row(self, *, sample=None, verdict=None, before=None, write_first=False):
+        folder = support.tmpdir(self)
+        log = os.path.join(folder, "results.tsv")
+        if write_first:
+            with open(log, "w") as f:
+                f.write("forged\n")
+        args = mock.Mock(log=log, challenger=support.SPLITTING, description="d")
+        record = sprt.WinRecord(sprt.Settings(), wins=17)
+        comparisons = [[50, 100, 100]] * 17
+        warnings = compare_log.log_decision(args, record, comparisons, mmi=0.02, sample=sample,
+                                            verdict=verdict, log_before=before)
+        with open(log, encoding="utf-8") as f:
+            cells = f.read().splitlines()[-1].split("\t")
+        return cells[1], cells[5], warnings
+
+    def test_each_reason_not_to_keep(self):
+        valid = {"status": "valid", "relative_tests": 0.8, "tampered": [], "suspect": False}
+        cases = [
+            ("accepted", {}, ("accept", "keep", [])),
+            ("suspect sample", {"sample": dict(valid, suspect=True)},
+             ("accept", "discard", ["warning: not kept: the sample result given is suspect"])),
+            ("tampered sample", {"sample": dict(valid, tampered=["grader/x.py"])},
+             ("accept", "discard", ["warning: not kept: the sample result given is tampered"])),
+            ("invalid sample", {"sample": dict(valid, status="invalid")},
+             ("accept", "crash", ["warning: not kept: the sample result given is invalid"])),
+            ("suspect challenger", {"verdict": (sprt.REJECT, "suspect: ...")},
+             ("reject_suspect", "discard", [])),
+        ]
+        for name, options, expected in cases:
+            with self.subTest(case=name):
+                self.assertEqual(self.row(**options), expected)
+        decision, status, warnings = self.row(write_first=True)
+        self.assertEqual((decision, status), ("accept", "discard"))
+        self.assertEqual(len(warnings), 1)
+        self.assertIn("changed during this run, and not by compare.py", warnings[0])
+
+
+if __name__ == "__main__":
+    unittest.main()
