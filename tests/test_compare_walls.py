@@ -121,7 +121,8 @@ class ContenderTest(unittest.TestCase):
     def test_a_tester_file_that_changes_is_refused_before_its_worker_starts(self):
         oracle = Oracle(check=problem.check_query, answer=problem.answer_query).start()
         self.addCleanup(oracle.stop)
-        path = support.write(self, "tester.py", open(support.SPLITTING).read())
+        with open(support.SPLITTING, encoding="utf-8") as f:
+            path = support.write(self, "tester.py", f.read())
         contender = Contender(path, role="challenger", problem=support.grade.PROBLEM,
                               worker_file=support.local.WORKER, oracle=oracle,
                               start_timeout=30)

@@ -10,8 +10,9 @@ A problem's report command is report.py (and its SVG picture, picture.py):
 a result read instance by instance against each instance's bound and
 against another result, as the problem's report.Report describes them.
 The options every problem's grader and local run share, with types that
-refuse a bad value by name, are options.py; a deadline for a tester run
-in this process (a comparison's) is deadline.py.
+refuse a bad value by name, are options.py. A worker started here runs
+inside Landlock's walls (sandbox.py); a comparison runs each of its
+testers in such a worker, one at a time (contender.py).
 
     oracle = Oracle(check=check, answer=answer, port=8081)
     oracle.start()
