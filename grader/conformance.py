@@ -65,10 +65,15 @@ class Hold:
 
 
 def _answer(secret, query):
-    """problem.answer_query, after the session's Hold (the secret's third part)."""
-    if secret[2] is not None:
-        secret[2].wait()
+    """problem.answer_query, after the session's Hold (the secret's last part)."""
+    if secret[-1] is not None:
+        secret[-1].wait()
     return problem.answer_query(secret, query)
+
+
+def known_secret(hold):
+    """The known instance's secret, with the session's Hold at its end."""
+    return (*problem.secret_of({"n": N, "defectives": DEFECTIVES}), hold)
 
 
 def expected_pools():
@@ -95,7 +100,7 @@ class Checker(RequestRules):
 
     def solve_known(self, body=None, hold=None):
         """Solve the known instance in a session of its own: (reply, session)."""
-        token = self.oracle.open((N, frozenset(DEFECTIVES), hold), cap=problem.cap(N),
+        token = self.oracle.open(known_secret(hold), cap=problem.cap(N),
                                  max_body=problem.max_body(N))
         try:
             body = solve_body(token) if body is None else body.replace(b"@TOKEN@",
@@ -202,7 +207,7 @@ class Checker(RequestRules):
 
     def abandoned_solve(self):
         hold = Hold()
-        token = self.oracle.open((N, frozenset(DEFECTIVES), hold), cap=problem.cap(N),
+        token = self.oracle.open(known_secret(hold), cap=problem.cap(N),
                                  max_body=problem.max_body(N))
         sock = socket.create_connection(workers.address(self.url), timeout=SOLVE_WAIT)
         try:
