@@ -20,6 +20,7 @@ being improved.
 import argparse
 import json
 import os
+import shutil
 import sys
 import tempfile
 
@@ -225,10 +226,10 @@ def evaluate_failing_oracle(items, *, tester, settings):
     raises on every valid test: the grader's own fault."""
     oracle = Oracle(check=problem.check_query, answer=_answer_fails,
                     idle_timeout=settings["instance_timeout_s"] + 5).start()
-    proc = None
+    proc, home = None, tempfile.mkdtemp(prefix="worker-")
     try:
         proc, url = local_run.start_worker(oracle_url=oracle.url, tester=tester, quiet=True,
-                                           worker=local.WORKER,
+                                           worker=local.WORKER, cwd=home,
                                            timeout=settings["worker_start_timeout_s"])
         return grade.evaluate(items, oracle=oracle, worker=WorkerClient(url),
                               instance_timeout=settings["instance_timeout_s"],
@@ -238,6 +239,7 @@ def evaluate_failing_oracle(items, *, tester, settings):
         if proc is not None:
             local_run.stop_worker(proc)
         oracle.stop()
+        shutil.rmtree(home, ignore_errors=True)
 
 
 def run_twice_identical(items, workdir):

@@ -3,8 +3,8 @@ happen.
 
 Each fault runs through grader/local.py as a real process: the run ends
 within its deadline with the fault's kind, result.json says so, and no
-process the tester started is left (the tester writes its pids to a file;
-afterwards none is running; a zombie waiting for its reaper is not).
+process the tester started is left (the tester prints its pids; afterwards
+none is running; a zombie waiting for its reaper is not).
 
 The order of verdicts on one instance, the earliest event first:
 grader_error (the oracle failed) before oracle_cap (over 2n + 64 tests,
@@ -35,12 +35,11 @@ SLACK = 8.0                # seconds a run may take beyond its deadline (start, 
 GONE_WAIT = 5.0            # seconds to wait for a killed process to disappear
 SETTINGS = {"instance_timeout_s": 2.0, "run_timeout_s": 60.0, "worker_start_timeout_s": 10.0}
 
-PIDS = """import os as _os
+PIDS = """import os as _os, sys as _sys
 def record_pid(pid=None):
-    path = _os.path.join(_os.path.dirname(_os.path.abspath(__file__)), "pids")
-    with open(path, "a") as f:
-        f.write("%d\\n" % (pid or _os.getpid()))
-"""
+    _sys.stdout.write("tester-pid: %d\\n" % (pid or _os.getpid()))
+    _sys.stdout.flush()
+"""     # its stdout reaches local.py's stderr: the walls let it write nowhere else
 
 FAULTS = {
     # name: (tester source, local.py options, kind, words of the message)
@@ -107,14 +106,15 @@ def running(pid):
         return True
 
 
-def kill_recorded(folder):
-    """Kill what is left of the processes a tester in `folder` recorded:
+def recorded(output):
+    """The pids a tester printed with record_pid, in `output`."""
+    return [int(line.split()[1]) for line in output.splitlines()
+            if line.startswith("tester-pid: ")]
+
+
+def kill_recorded(pids, folder):
+    """Kill what is left of `pids`, processes a tester in `folder` recorded:
     only those whose environment names that folder (a pid may be reused)."""
-    try:
-        with open(os.path.join(folder, "pids")) as f:
-            pids = [int(line) for line in f]
-    except FileNotFoundError:
-        return
     for pid in pids:
         try:
             with open("/proc/%d/environ" % pid, "rb") as f:
@@ -143,7 +143,6 @@ class FaultTest(unittest.TestCase):
             with self.subTest(fault=name):
                 tester = support.write(self, "tester.py", source)
                 folder = os.path.dirname(tester)
-                self.addCleanup(kill_recorded, folder)
                 out = os.path.join(folder, "out")
                 started = time.monotonic()
                 status, stdout, stderr = support.run_command(
@@ -152,8 +151,8 @@ class FaultTest(unittest.TestCase):
                 elapsed = time.monotonic() - started
                 with open(os.path.join(out, "result.json")) as f:
                     result = json.load(f)
-                with open(os.path.join(folder, "pids")) as f:
-                    pids = [int(line) for line in f]
+                pids = recorded(stderr)
+                self.addCleanup(kill_recorded, pids, folder)
                 left = wait_gone(pids)
                 print("\nfault: %-21s kind %-9s in %.1f s; %d process(es), %d left"
                       % (name, result["kind"], elapsed, len(pids), len(left)), file=sys.stderr)
@@ -179,7 +178,6 @@ def find(n, priors, test):
     time.sleep(3600)
 """)
         folder = os.path.dirname(tester)
-        self.addCleanup(kill_recorded, folder)
         started = time.monotonic()
         with open(os.path.join(folder, "output"), "wb") as output:   # not a pipe: the
             status = subprocess.run(                                   # child holds it
@@ -188,6 +186,8 @@ def find(n, priors, test):
                  str(INSTANCE_TIMEOUT)], cwd=support.ROOT, stdin=subprocess.DEVNULL,
                 stdout=output, stderr=output, timeout=120).returncode
         elapsed = time.monotonic() - started
+        with open(os.path.join(folder, "output"), encoding="utf-8") as f:
+            self.addCleanup(kill_recorded, recorded(f.read()), folder)
         self.assertEqual(status, 1)
         self.assertLess(elapsed, INSTANCE_TIMEOUT + SLACK)
 
@@ -238,7 +238,7 @@ class PrecedenceTest(unittest.TestCase):
             "return d" % (INSTANCE_TIMEOUT + 1.0)))
         folder = os.path.dirname(tester)
         oracle = support.start_oracle(self)
-        _, url = support.start_worker(self, oracle.url, tester)
+        _, url = support.start_worker(self, oracle.url, tester, home=folder)   # it writes there
         item = grade.load_set(support.SAMPLE)[0]
         result = grade.evaluate([item], oracle=oracle, worker=WorkerClient(url),
                                 instance_timeout=INSTANCE_TIMEOUT, run_timeout=60,

@@ -106,14 +106,12 @@ class LocalRunTest(unittest.TestCase):
 class InterruptTest(unittest.TestCase):
     """Ctrl-C or SIGTERM in the middle of a run: the worker goes with it."""
 
-    # find writes its pid (whole, by a rename) and sleeps until the signal:
-    # the run is mid-instance however slow the machine is
-    TESTER = ("import os, time\n"
+    # find prints its pid (its stdout reaches local.py's stderr) and sleeps
+    # until the signal: the run is mid-instance however slow the machine is
+    TESTER = ("import os, sys, time\n"
               "def find(n, priors, test):\n"
-              "    pid = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'pid')\n"
-              "    with open(pid + '.part', 'w') as f:\n"
-              "        f.write(str(os.getpid()))\n"
-              "    os.replace(pid + '.part', pid)\n"
+              "    sys.stdout.write('tester-pid: %d\\n' % os.getpid())\n"
+              "    sys.stdout.flush()\n"
               "    time.sleep(3600)\n")
 
     @staticmethod
@@ -124,31 +122,32 @@ class InterruptTest(unittest.TestCase):
         signal.signal(signal.SIGINT, signal.SIG_DFL)
 
     @staticmethod
-    def kill_left(pid_file):
+    def kill_left(pids):
         """Kill a worker that a failed test left sleeping."""
-        try:
-            os.kill(int(support.read_bytes(pid_file)), signal.SIGKILL)
-        except (OSError, ValueError):
-            pass
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
 
     def test_signals_reap_the_worker(self):
         for sig, status in ((signal.SIGINT, 130), (signal.SIGTERM, 143)):
             with self.subTest(signal=sig.name):
                 tester = support.write(self, "tester.py", self.TESTER)
-                pid_file = os.path.join(os.path.dirname(tester), "pid")
                 proc = subprocess.Popen(
                     [sys.executable, "grader/local.py", "--tester", tester,
                      "--instance-timeout", "600", "--out", support.tmpdir(self)],
                     cwd=support.ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                     preexec_fn=self.default_sigint)
                 self.addCleanup(proc.kill)
-                self.addCleanup(self.kill_left, pid_file)
-                deadline = time.monotonic() + 120
-                while not os.path.exists(pid_file):
-                    self.assertLess(time.monotonic(), deadline, "find never started")
-                    self.assertIsNone(proc.poll(), "local.py ended before find started")
-                    time.sleep(0.05)
-                worker = int(support.read_bytes(pid_file))
+                pids = []
+                self.addCleanup(self.kill_left, pids)
+                for line in proc.stderr:            # up to find's line, however long
+                    if line.startswith(b"tester-pid: "):
+                        pids.append(int(line.split()[1]))
+                        break
+                self.assertEqual(len(pids), 1, "find never started")
+                worker = pids[0]
                 proc.send_signal(sig)
                 proc.communicate(timeout=20)
                 self.assertEqual(proc.returncode, status)

@@ -48,8 +48,8 @@ def pin(pid, core):
             pass
 
 
-def start_worker(*, oracle_url, tester, timeout, worker, quiet=False, cwd=None,
-                 readable=(), private=()):
+def start_worker(*, oracle_url, tester, timeout, worker, cwd, quiet=False, readable=(),
+                 private=()):
     """Start `worker` (a harness/worker.py) on a free loopback port; (process, URL).
 
     The worker runs with the standard library only, as in its container
@@ -57,9 +57,10 @@ def start_worker(*, oracle_url, tester, timeout, worker, quiet=False, cwd=None,
     (what the tester prints) goes to our stderr as well, keeping stdout for
     the summary. With `quiet` both are dropped: a failing tester's traceback
     is in the result's message anyway. Failure `no_answer` if it does not
-    listen within `timeout`. The worker runs in `cwd` (default: this
-    process's), with TMPDIR and HOME set to it, and exits when this process
-    dies; stop_worker ends it and everything it started (reaper.py).
+    listen within `timeout`. The worker runs in `cwd`, a folder of its own
+    that the caller removes (the only one it may write in), with TMPDIR
+    and HOME set to it, and exits when this process dies; stop_worker ends
+    it and everything it started (reaper.py).
 
     It runs inside walls (sandbox.py, where the kernel has Landlock): it
     reads Python, its own folder, its tester (sandbox.tester_reads, kept
@@ -67,7 +68,6 @@ def start_worker(*, oracle_url, tester, timeout, worker, quiet=False, cwd=None,
     it writes only in `cwd`; it connects only to the oracle's port; it can
     neither signal nor trace a process outside its own tree.
     """
-    cwd = cwd or os.getcwd()
     env = dict(os.environ, AR_ORACLE_URL=oracle_url, AR_WORKER_HOST="127.0.0.1",
                AR_WORKER_PORT="0", AR_TESTER=os.path.abspath(tester),
                AR_PARENT_PID=str(os.getpid()), TMPDIR=cwd, HOME=cwd)
