@@ -82,9 +82,9 @@ def find(n, priors, test):
 '''
 
 SPIN = r'''
-import os
-with open(os.environ["PID_FILE"], "w") as f:
-    f.write(str(os.getpid()))
+import os, sys
+sys.stdout.write("tester-pid: %d\n" % os.getpid())     # reaches local.py's stderr
+sys.stdout.flush()
 
 def find(n, priors, test):
     while True:
@@ -218,16 +218,17 @@ class RunDeadlineTest(unittest.TestCase):
 class LeftoversTest(unittest.TestCase):
     def test_the_worker_dies_with_a_killed_local_py(self):
         folder = support.tmpdir(self)
-        tester, pid_file = os.path.join(folder, "tester.py"), os.path.join(folder, "pid")
+        tester = os.path.join(folder, "tester.py")
         with open(tester, "w") as f:
             f.write(SPIN)
         proc = subprocess.Popen([sys.executable, "grader/local.py", "--tester", tester,
                                  "--out", os.path.join(folder, "out")], cwd=support.ROOT,
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL, env=dict(os.environ, PID_FILE=pid_file))
+                                stderr=subprocess.PIPE)
         self.addCleanup(proc.wait)
         self.addCleanup(proc.kill)
-        worker = wait_for_pid(pid_file)
+        self.addCleanup(proc.stderr.close)
+        worker = wait_for_pid(proc.stderr)
         self.addCleanup(kill_quietly, worker)
         time.sleep(0.5)                                     # find is spinning now
         proc.kill()
@@ -240,17 +241,17 @@ class LeftoversTest(unittest.TestCase):
 
     def test_a_second_run_on_the_same_folder_refuses(self):
         folder = support.tmpdir(self)
-        tester, pid_file = os.path.join(folder, "tester.py"), os.path.join(folder, "pid")
+        tester = os.path.join(folder, "tester.py")
         out = os.path.join(folder, "out")
         with open(tester, "w") as f:
             f.write(SPIN)
         first = subprocess.Popen([sys.executable, "grader/local.py", "--tester", tester,
                                   "--out", out], cwd=support.ROOT, stdin=subprocess.DEVNULL,
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                 env=dict(os.environ, PID_FILE=pid_file))
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         self.addCleanup(first.wait)
         self.addCleanup(first.kill)
-        self.addCleanup(kill_quietly, wait_for_pid(pid_file))
+        self.addCleanup(first.stderr.close)
+        self.addCleanup(kill_quietly, wait_for_pid(first.stderr))
         status, stdout, stderr = support.run_command(
             self, "grader/local.py", "--tester", support.SHIPPED, "--out", out)
         self.assertEqual(status, 2)
@@ -270,15 +271,12 @@ class RepeatTest(unittest.TestCase):
                          r"runs 1 and 2: ")
 
 
-def wait_for_pid(path):
-    deadline = time.monotonic() + WAIT
-    while time.monotonic() < deadline:
-        try:
-            with open(path) as f:
-                return int(f.read())
-        except (FileNotFoundError, ValueError):
-            time.sleep(0.05)
-    raise AssertionError("the worker did not start within %g s" % WAIT)
+def wait_for_pid(stream):
+    """The pid SPIN prints, read off local.py's stderr (`stream`)."""
+    for line in stream:
+        if line.startswith(b"tester-pid: "):
+            return int(line.split()[1])
+    raise AssertionError("local.py ended before the worker started")
 
 
 def alive(pid):
