@@ -23,7 +23,11 @@ A problem is any object (a module will do) with:
 - `summary(entries)`: the run's figures from the entries of a whole run,
   and `summary([])` the same keys, all None, for a run that failed;
 - `summary_lines(result)`: `key: value` lines of a valid result's figures;
-- `SCORE`: the entry key that progress lines average.
+- `SCORE`: the entry key that progress lines average;
+- `REPEATED`: the entry keys `--repeat` compares, in order;
+- optionally `WORKER_READS`: paths the problem's worker reads besides
+  Python, its own folder and its tester (its data; sandbox.py's walls let
+  it read nothing else).
 
 The verdict of an instance is its earliest event: past the cap (before any
 answer), then the worker's failure (timeout, no answer, a malformed reply),
