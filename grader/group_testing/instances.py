@@ -28,6 +28,19 @@ SAMPLE_SEED = "group-testing-sample"  # sample/items.jsonl is draw(40, SAMPLE_SE
 SAMPLE_COUNT = 40
 PRIOR_DIGITS = 6                      # significant digits kept of each prior
 
+# The families' settings (PROGRAM.md, "The data"), fitted to the platform's
+# table by grader/fit.py. Priors and fractions are probabilities; each pair
+# is a (low, high) range.
+FAMILY_SETTINGS = {
+    "uniform": {"prior": (0.002, 0.048)},           # p, log-uniform
+    "two-tier": {"fraction": (0.04, 0.21),          # share of likely items, uniform
+                 "high": (0.13, 0.40),              # each likely item's p, uniform
+                 "low": (0.0044, 0.017)},           # the others' shared p, log-uniform
+    "log-normal": {"spread": (1.4, 1.5),            # s, the log's sd, uniform
+                   "mean": (0.007, 0.009),          # pbar, the mean prior, log-uniform
+                   "cap": 0.5},                     # the largest prior
+}
+
 
 def _prior(x):
     return float("%.*g" % (PRIOR_DIGITS, x))
@@ -37,18 +50,21 @@ def _log_uniform(rng, low, high):
     return math.exp(rng.uniform(math.log(low), math.log(high)))
 
 
-def draw_priors(rng, family, n):
-    """n priors of one family, shuffled (SPEC's calibration)."""
+def draw_priors(rng, family, n, *, settings=None):
+    """n priors of one family, shuffled; `settings` defaults to FAMILY_SETTINGS."""
+    if family not in problem.FAMILIES:
+        raise ValueError("unknown family %r" % (family,))
+    got = (settings or FAMILY_SETTINGS)[family]
     if family == "uniform":
-        priors = [_log_uniform(rng, 0.015, 0.05)] * n
+        priors = [_log_uniform(rng, *got["prior"])] * n
     elif family == "two-tier":
-        high = round(n * rng.uniform(0.03, 0.10))
-        low_p = _log_uniform(rng, 0.004, 0.02)
-        priors = [rng.uniform(0.10, 0.30) for _ in range(high)] + [low_p] * (n - high)
+        high = round(n * rng.uniform(*got["fraction"]))
+        low_p = _log_uniform(rng, *got["low"])
+        priors = [rng.uniform(*got["high"]) for _ in range(high)] + [low_p] * (n - high)
     elif family == "log-normal":
-        s = rng.uniform(1.25, 1.5)
-        mu = math.log(_log_uniform(rng, 0.01, 0.03)) - s * s / 2
-        priors = [min(0.5, math.exp(rng.gauss(mu, s))) for _ in range(n)]
+        s = rng.uniform(*got["spread"])
+        mu = math.log(_log_uniform(rng, *got["mean"])) - s * s / 2
+        priors = [min(got["cap"], math.exp(rng.gauss(mu, s))) for _ in range(n)]
     else:
         raise ValueError("unknown family %r" % (family,))
     priors = [_prior(p) for p in priors]
@@ -56,14 +72,14 @@ def draw_priors(rng, family, n):
     return priors
 
 
-def draw_instance(seed, index):
+def draw_instance(seed, index, *, settings=None):
     """Instance `index` of the set drawn with `seed`: n, the family (each
     with the same chance) and the priors from one generator, the defectives
     from another of their own, so that neither stream shifts the other."""
     rng = random.Random("%s/%d" % (seed, index))
     n = rng.randint(problem.N_MIN, problem.N_MAX)
     family = rng.choice(problem.FAMILIES)
-    priors = draw_priors(rng, family, n)
+    priors = draw_priors(rng, family, n, settings=settings)
     chance = random.Random("%s/%d/defectives" % (seed, index))
     defectives = []
     while not defectives:                     # at least one: drawn again until there is
@@ -72,9 +88,9 @@ def draw_instance(seed, index):
             "baseline": problem.baseline_tests(n, defectives)}
 
 
-def draw(count, seed):
+def draw(count, seed, *, settings=None):
     """A set of `count` instances, as a list of dicts."""
-    return [draw_instance(seed, i) for i in range(count)]
+    return [draw_instance(seed, i, settings=settings) for i in range(count)]
 
 
 def dumps(instance):
@@ -92,6 +108,8 @@ def stats(items):
         "baseline_mean": "%.2f" % statistics.fmean(it["baseline"] for it in items),
         "bound_ratio_mean": "%.3f" % statistics.fmean(
             problem.entropy_bound(it["priors"]) / it["baseline"] for it in items),
+        "binary_entropy_ratio_mean": "%.3f" % statistics.fmean(
+            problem.binary_entropy_sum(it["priors"]) / it["baseline"] for it in items),
         "information_floor": "%.3f" % statistics.fmean(
             problem.surprise(it["priors"], it["defectives"]) / it["baseline"] for it in items),
     }

@@ -48,6 +48,7 @@ def judge(item, answer, session):
 def entry(index, item, session):
     """One instance's entry in result.json."""
     bound = problem.entropy_bound(item["priors"])
+    binary = problem.binary_entropy_sum(item["priors"])
     return {
         "index": index, "family": item["family"], "n": item["n"],
         "tests": session.tests, "baseline": item["baseline"],
@@ -55,6 +56,8 @@ def entry(index, item, session):
         "invalid_tests": session.invalid,
         "query_bytes": session.query_bytes, "answer_bytes": session.answer_bytes,
         "bound": _round(bound), "bound_ratio": _round(bound / item["baseline"]),
+        "binary_entropy_sum": _round(binary),
+        "binary_entropy_ratio": _round(binary / item["baseline"]),
         "surprise": _round(problem.surprise(item["priors"], item["defectives"])),
         "count_surprise": _round(problem.count_surprise(item["priors"], item["defectives"])),
         "defective_count": len(item["defectives"]),
@@ -66,7 +69,7 @@ def summary(entries):
     """The run's figures: the score, the measures of the possible, the
     bytes, the cheat statistics and the families' figures."""
     figures = {"relative_tests": None, "tests": None, "entropy_bound": None,
-               "information_floor": None,
+               "binary_entropy_ratio": None, "information_floor": None,
                "query_bytes": sum(e["query_bytes"] for e in entries),
                "answer_bytes": sum(e["answer_bytes"] for e in entries),
                "families": {}}
@@ -76,6 +79,8 @@ def summary(entries):
     figures.update(relative_tests=_round(statistics.fmean(e["score"] for e in entries)),
                    tests=_round(statistics.fmean(e["tests"] for e in entries)),
                    entropy_bound=_round(statistics.fmean(e["bound_ratio"] for e in entries)),
+                   binary_entropy_ratio=_round(statistics.fmean(
+                       e["binary_entropy_ratio"] for e in entries)),
                    information_floor=_floor(entries))
     for family in problem.FAMILIES:
         mine = [e for e in entries if e["family"] == family]
@@ -84,6 +89,8 @@ def summary(entries):
                 "instances": len(mine),
                 "relative_tests": _round(statistics.fmean(e["score"] for e in mine)),
                 "entropy_bound": _round(statistics.fmean(e["bound_ratio"] for e in mine)),
+                "binary_entropy_ratio": _round(statistics.fmean(
+                    e["binary_entropy_ratio"] for e in mine)),
                 "information_floor": _floor(mine)}
     return figures
 
@@ -93,12 +100,15 @@ def summary_lines(result):
     if result["status"] != "valid":
         return engine.summary_lines(result, problem=PROBLEM)
     lines = ["status: %s" % result["status"], "kind: none"]
-    for key in ("relative_tests", "information_floor", "entropy_bound", "tests",
+    for key in ("relative_tests", "information_floor", "entropy_bound",
+                "binary_entropy_ratio", "tests",
                 "instances", "saved_bits", "weighted_saved_bits", "max_saved_bits",
+                "capped_bits", "scaled_capped_bits", "weighted_capped_bits", "spike_bits",
                 "cheat_bits", "suspect"):
         lines.append("%s: %s" % (key, json.dumps(result[key])))
     for family, row in result["families"].items():
-        for key in ("relative_tests", "information_floor", "entropy_bound"):
+        for key in ("relative_tests", "information_floor", "entropy_bound",
+                    "binary_entropy_ratio"):
             lines.append("%s.%s: %s" % (key, family, row[key]))
     if result["suspect"]:
         lines.append("warning: the tester saved more bits below the information its "

@@ -162,6 +162,13 @@ def _ln_none(priors):
     return math.fsum(math.log1p(-p) for p in priors)
 
 
+def binary_entropy_sum(priors):
+    """The sum of the items' binary entropies, in bits: H(defective set)
+    without the condition of at least one defective, the platform's
+    "entropy bound" (SPEC.md's table). entropy_bound is the conditioned one."""
+    return math.fsum(-(p * math.log(p) + (1.0 - p) * math.log1p(-p)) for p in priors) / LN2
+
+
 def entropy_bound(priors):
     """H(defective set | at least one defective), in bits: the tests no
     adaptive tester beats in expectation.
