@@ -17,12 +17,12 @@ continues. Beside the sign, each comparison keeps both scores (tests /
 baseline), and the summary gives the mean score difference with its 95%
 interval, against the MMI.
 
-Neither tester runs in this process. Each run of a tester on an instance
-gets a fresh harness/worker.py of its own (arh_grader.contender), stopped
-with everything it started before the other tester's run begins; its tests
-go over HTTP to the oracle served here, counted, capped and checked as in
-a local run and on the platform. A tester past its deadline is killed with
-its worker and loses that comparison. The cheat statistics of both testers
+Neither tester runs in this process. Each has a harness/worker.py of its
+own (arh_grader.contender), frozen (every process of it stopped) while the
+other is judged; its tests go over HTTP to the oracle served here, counted,
+capped and checked as in a local run and on the platform. A tester past
+its deadline is killed with its worker, loses that comparison, and gets a
+fresh worker for the next. The cheat statistics of both testers
 are kept over the comparisons (group_testing.cheat): a challenger whose
 `cheat_bits` reach 20 is rejected there and then, as `suspect`, whatever
 its wins. A tester file that changes during the run ends it (exit status 1).
@@ -106,7 +106,8 @@ def cheat_entry(instance, tests):
 
 
 class Watch:
-    """Both testers' cheat statistics over the comparisons so far."""
+    """Both testers' cheat flags over the comparisons so far, looked at after
+    each (cheat.running_statistics: valid at any stopping time)."""
 
     def __init__(self):
         self.entries = {role: [] for role in ROLES}
@@ -117,7 +118,7 @@ class Watch:
                 self.entries[role].append(cheat_entry(instance, count))
 
     def statistics(self, role):
-        return cheat.statistics(self.entries[role])
+        return cheat.running_statistics(self.entries[role])
 
     def verdict(self, record):
         """(decision, reason): the record's, unless the challenger is suspect."""
@@ -293,13 +294,15 @@ def run(args):
             oracle = Oracle(check=problem.check_query, answer=problem.answer_query,
                             idle_timeout=timeout + 5).start()
             try:
-                contenders = {role: Contender(
-                    getattr(args, role), role=role, problem=grade.PROBLEM, worker_file=WORKER,
-                    oracle=oracle, private=(args.state, args.log, args.sample_result),
-                    start_timeout=float(grade.load_settings()["worker_start_timeout_s"]))
-                    for role in ROLES}
-                return take_up(args, data, settings, record if data else None, testers,
-                               contenders, timeout=timeout, sample=sample)
+                with contextlib.ExitStack() as stack:
+                    contenders = {role: stack.enter_context(Contender(
+                        getattr(args, role), role=role, problem=grade.PROBLEM,
+                        worker_file=WORKER, oracle=oracle,
+                        private=(args.state, args.log, args.sample_result),
+                        start_timeout=float(grade.load_settings()["worker_start_timeout_s"])))
+                        for role in ROLES}
+                    return take_up(args, data, settings, record if data else None, testers,
+                                   contenders, timeout=timeout, sample=sample)
             finally:
                 oracle.stop()
     except (UsageError, sprt.StateError) as e:

@@ -2,22 +2,24 @@
 the process that counts and decides.
 
     oracle = Oracle(check=problem.check_query, answer=problem.answer_query).start()
-    challenger = Contender("src/tester.py", role="challenger", problem=PROBLEM,
-                           worker_file="harness/worker.py", oracle=oracle,
-                           start_timeout=30)
-    session, failure = challenger.run(index, item, timeout=10)
+    with Contender("src/tester.py", role="challenger", problem=PROBLEM,
+                   worker_file="harness/worker.py", oracle=oracle,
+                   start_timeout=30) as challenger:
+        session, failure = challenger.run(index, item, timeout=10)
 
 A comparison judges two testers, so each must be kept from the other and
-from the judge. Every run of a tester on one instance gets a fresh worker
-(the problem's harness/worker.py, in a fresh working directory) that is
-stopped with everything it started before anything else runs, inside the
-walls of sandbox.py (it reads no `private` path, such as the comparison's
-state file, whose seed draws the instances): the two testers are never
-alive at the same time, a tester past its deadline is
-killed with its worker, and nothing a run leaves in memory reaches the
-next. The tests go over HTTP to the oracle in this process, which counts
-them exactly as a local run or the platform does (engine.solve_one), and the
-verdict is the engine's.
+from the judge. Each tester gets the problem's harness/worker.py of its
+own, in a fresh working directory, inside the walls of sandbox.py (it reads
+no `private` path, such as the comparison's state file, whose seed draws
+the instances). Between its runs a worker is frozen: every process of its
+tree is stopped (SIGSTOP, reaper.freeze) and the orphans any worker left
+are killed, so the two testers never run at the same time and neither can
+act while the other is judged. A run thaws it (SIGCONT), hands it the
+instance, and freezes it again. A worker that fails a run (past its
+deadline, dropped, a bad reply) is killed with everything it started and
+a fresh one starts for the next run. The tests go over HTTP to the oracle
+in this process, which counts them exactly as a local run or the platform
+does (engine.solve_one), and the verdict is the engine's.
 
 The tester file is read once here and its SHA-256 kept; before each worker
 starts, the file must still have it (TesterChanged otherwise): a tester
@@ -30,7 +32,7 @@ import os
 import shutil
 import tempfile
 
-from . import engine, local_run
+from . import engine, local_run, reaper
 from .client import WorkerClient
 
 
@@ -54,6 +56,7 @@ class Contender:
         self.worker_file, self.oracle = worker_file, oracle
         self.start_timeout, self.quiet, self.private = start_timeout, quiet, tuple(private)
         self.digest = sha256_of(self.tester)
+        self.proc = self.home = self.worker = None
 
     def check_file(self):
         """TesterChanged unless the tester file still holds what it held."""
@@ -67,28 +70,52 @@ class Contender:
                                 "%s): a tester rewrote it, or it was edited"
                                 % (self.role, self.tester, self.digest[:12], now[:12]))
 
-    def run(self, index, item, *, timeout):
-        """Run the tester on `item` in a fresh worker: (the closed session,
-        Failure or None), as engine.solve_one gives them. A worker that does
-        not start is Failure `no_answer`; past `timeout` seconds, `timeout`."""
+    def start(self):
+        """A fresh worker for the tester: TesterChanged if its file changed,
+        Failure `no_answer` if it does not start."""
         self.check_file()
-        home = tempfile.mkdtemp(prefix="contender-")     # the worker's cwd and TMPDIR
-        proc = None
+        self.home = tempfile.mkdtemp(prefix="contender-")    # its cwd, TMPDIR and HOME
+        self.proc, url = local_run.start_worker(
+            oracle_url=self.oracle.url, tester=self.tester, timeout=self.start_timeout,
+            worker=self.worker_file, quiet=self.quiet, cwd=self.home, private=self.private,
+            readable=getattr(self.problem, "WORKER_READS", ()))
+        self.worker = WorkerClient(url)
+        self.worker.wait_healthy(timeout=self.start_timeout)
+
+    def run(self, index, item, *, timeout):
+        """Run the tester on `item`: (the closed session, Failure or None),
+        as engine.solve_one gives them. A worker that does not start is
+        Failure `no_answer`; past `timeout` seconds, `timeout`. The worker
+        is frozen afterwards, or killed when the run failed."""
         try:
-            try:
-                proc, url = local_run.start_worker(
-                    oracle_url=self.oracle.url, tester=self.tester, timeout=self.start_timeout,
-                    worker=self.worker_file, quiet=self.quiet, cwd=home, private=self.private,
-                    readable=getattr(self.problem, "WORKER_READS", ()))
-                worker = WorkerClient(url)
-                worker.wait_healthy(timeout=self.start_timeout)
-            except engine.Failure as failure:
-                failure.index = index
-                token = self.oracle.open(**self.problem.session(item))
-                return self.oracle.close(token), failure
-            return engine.solve_one(index, item, problem=self.problem, oracle=self.oracle,
-                                    worker=worker, timeout=timeout)
-        finally:
-            if proc is not None:
-                local_run.stop_worker(proc)
-            shutil.rmtree(home, ignore_errors=True)
+            if self.proc is None:
+                self.start()
+            else:
+                reaper.thaw(self.proc)
+        except engine.Failure as failure:
+            self.stop()
+            failure.index = index
+            token = self.oracle.open(**self.problem.session(item))
+            return self.oracle.close(token), failure
+        session, failure = engine.solve_one(index, item, problem=self.problem,
+                                            oracle=self.oracle, worker=self.worker,
+                                            timeout=timeout)
+        if failure is not None or not reaper.freeze(self.proc):
+            self.stop()
+        self.check_file()
+        return session, failure
+
+    def stop(self):
+        """Kill the worker with everything it started, and remove its folder."""
+        if self.proc is not None:
+            local_run.stop_worker(self.proc)
+            self.proc = None
+        if self.home is not None:
+            shutil.rmtree(self.home, ignore_errors=True)
+            self.home = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()

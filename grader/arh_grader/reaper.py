@@ -7,6 +7,10 @@ it did: a daemon that left the worker's process group and session
     os.killpg(proc.pid, signal.SIGKILL); proc.wait()
     reaper.reap(proc)            # kills and reaps what escaped; the pids killed
 
+A worker can also be frozen (freeze(): SIGSTOP to every process of its
+tree, the orphans killed) and thawed (thaw(): SIGCONT), so that of two
+workers kept for a comparison only the one whose turn it is runs.
+
 How. The first spawn() makes this process the child subreaper of its
 descendants (prctl(PR_SET_CHILD_SUBREAPER, 1) through ctypes, once, never at
 import): a process whose parent dies is then handed to this process rather
@@ -175,3 +179,59 @@ def _reap_child(pid):
         os.waitpid(pid, os.WNOHANG)
     except ChildProcessError:
         pass
+
+
+def tree(pid, table):
+    """Worker `pid`'s processes in `table` (processes()): its session's
+    members and every descendant by parentage, `pid` itself included."""
+    session = table[pid][2] if pid in table else pid
+    found = {p for p, (_, _, s, _) in table.items() if s == session} | {pid}
+    while True:
+        more = {p for p, (parent, _, _, _) in table.items() if parent in found} - found
+        if not more:
+            return found
+        found |= more
+
+
+def freeze(proc, *, deadline=REAP_DEADLINE):
+    """Stop (SIGSTOP) every process of the worker `proc` (a Popen, or its
+    pid) and kill the orphans of any worker, looking again until nothing
+    of it runs: a process stopped cannot fork, so each look finds fewer.
+    False when `deadline` seconds pass first, or off Linux."""
+    pid = getattr(proc, "pid", proc)
+    if not linux():
+        return False
+    ended = time.monotonic() + deadline
+    while time.monotonic() <= ended:
+        table = processes()
+        if pid not in table:
+            return False
+        running = [p for p in tree(pid, table) if table[p][3] not in "TtZX"]
+        with _lock:
+            orphans = doomed(table)
+        for target in orphans:
+            _signal(target, signal.SIGKILL)
+            if table[target][0] == os.getpid():
+                _reap_child(target)
+        if not running and not orphans:
+            return True
+        for target in running:
+            _signal(target, signal.SIGSTOP)
+        time.sleep(REAP_POLL / 10)
+    return False
+
+
+def thaw(proc):
+    """Let every process of the worker `proc` run again (SIGCONT)."""
+    pid = getattr(proc, "pid", proc)
+    table = processes()
+    for target in sorted(tree(pid, table)):
+        _signal(target, signal.SIGCONT)
+
+
+def _signal(pid, signum):
+    try:
+        os.kill(pid, signum)
+    except (ProcessLookupError, PermissionError):
+        pass
+

@@ -114,3 +114,18 @@ def statistics(entries):
                    figures["weighted_capped_bits"], figures["spike_bits"])
     figures = {key: round(value, DIGITS) for key, value in figures.items()}
     return dict(figures, cheat_bits=round(bits, DIGITS), suspect=bits >= SUSPECT_BITS)
+
+
+def running_statistics(entries):
+    """The flag of a comparison, looked at after every instance: `cheat_bits`
+    of the capped e-process over the raw savings alone (the average over
+    KAPPAS), and `suspect` at SUSPECT_BITS. Each factor's bet is fixed before
+    its instance, so the average is a nonnegative supermartingale of mean
+    <= 1 and, by Ville's inequality, an honest tester ever reaches c bits,
+    at whatever comparison it is looked at, with probability at most 2^-c.
+    (statistics() is for a whole set: its scaled and weighted parts set each
+    instance's bet from the whole set, known only at the end.)"""
+    if not entries:
+        return {"cheat_bits": None, "suspect": False}
+    bits = capped_bits([e["surprise"] - e["tests"] for e in entries])
+    return {"cheat_bits": round(bits, DIGITS), "suspect": bits >= SUSPECT_BITS}

@@ -8,11 +8,10 @@ the challenger beats the incumbent.
 Round k plays animal k of the whole pool in an order drawn with the seed.
 The challenger wins a round with a higher round score, loses with a lower
 one, draws with the same; the record goes to sprt.WinRecord, which accepts,
-rejects or continues. Neither tester plays in this process: each round of
-each tester runs in a fresh tq worker of its own (arh_grader.contender),
-stopped with everything it started before the other plays, and its calls
-are counted by the oracle served here under this problem's policy, as in
-a local run. A challenger whose saved bits over its rounds reach 20 (an
+rejects or continues. Neither tester plays in this process: each has a tq
+worker of its own (arh_grader.contender), frozen while the other plays,
+and its calls are counted by the oracle served here under this problem's
+policy, as in a local run. A challenger whose saved bits over its rounds reach 20 (an
 honest tester does so with probability at most 2**-20) is rejected there
 and then as suspect. The decision goes to stdout as `key:
 value` lines, with `score_difference`: the mean over rounds of the
@@ -116,12 +115,14 @@ def main(argv=None):
     oracle = Oracle(check=plugin.Plugin.check_query, answer=plugin.Plugin.answer_query,
                     idle_timeout=timeout + 5).start()
     try:
-        contenders = [Contender(path, role=role, problem=plugin.Plugin(pool=data.ANIMALS),
-                                worker_file=WORKER, oracle=oracle,
-                                start_timeout=float(settings["worker_start_timeout_s"]))
-                      for role, path in (("challenger", args.challenger),
-                                         ("incumbent", args.incumbent))]
-        record, pairs, verdict = compare(*contenders, seed=args.seed, timeout=timeout)
+        with Contender(args.challenger, role="challenger", worker_file=WORKER, oracle=oracle,
+                       problem=plugin.Plugin(pool=data.ANIMALS),
+                       start_timeout=float(settings["worker_start_timeout_s"])) as challenger, \
+                Contender(args.incumbent, role="incumbent", worker_file=WORKER, oracle=oracle,
+                          problem=plugin.Plugin(pool=data.ANIMALS),
+                          start_timeout=float(settings["worker_start_timeout_s"])) as incumbent:
+            record, pairs, verdict = compare(challenger, incumbent, seed=args.seed,
+                                             timeout=timeout)
     except (TesterError, TesterChanged) as e:
         sys.stderr.write("compare: %s\n" % e)
         return 1
