@@ -100,3 +100,10 @@ def run_command(case, *args, timeout=300):
 def lines_of(stdout):
     """The `key: value` lines of a command's output, as a dict."""
     return dict(line.split(": ", 1) for line in stdout.splitlines() if ": " in line)
+
+
+def assert_quoted(case, text, doc="PROGRAM.md"):
+    """Fail `case` unless the document `doc` (at the root) holds `text`: a
+    figure a test computes, quoted where the manual shows it."""
+    with open(os.path.join(ROOT, doc), encoding="utf-8") as f:
+        case.assertIn(text, f.read(), "%s does not quote what the test computes" % doc)

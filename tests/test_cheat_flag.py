@@ -143,6 +143,8 @@ class HonestTest(unittest.TestCase):
                      stats["weighted_saved_bits"], stats["max_saved_bits"],
                      stats["cheat_bits"]), file=sys.stderr)
             largest.append(stats["cheat_bits"])
+            support.assert_quoted(self, "| %s | %.4f | %.4f | %.2f | %.2f |" % (
+                name, score, floor, stats["max_saved_bits"], stats["cheat_bits"]))
             with self.subTest(tester=name):
                 self.assertEqual(len(rows), 2000)
                 self.assertIs(stats["suspect"], False)
@@ -174,6 +176,10 @@ class ReaderTest(unittest.TestCase):
               % tuple(result[k] for k in ("relative_tests", "information_floor", "saved_bits",
                                           "weighted_saved_bits", "max_saved_bits",
                                           "cheat_bits")), file=sys.stderr)
+        support.assert_quoted(self, "`relative_tests` %.4f against a floor of %.4f, "
+                              "`cheat_bits` %.1f: suspect" % (
+                                  result["relative_tests"], result["information_floor"],
+                                  result["cheat_bits"]))
         threshold = cheat.SUSPECT_BITS + math.log2(3)
         self.assertLess(result["saved_bits"], threshold)          # the raw sum evaded
         self.assertLess(result["relative_tests"], result["information_floor"])

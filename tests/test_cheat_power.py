@@ -43,6 +43,8 @@ class PowerTest(unittest.TestCase):
         self.report(name, "old", old, sets)
         new = planner.best_plan(sets, planner.NewFlag)
         self.report(name, "new", new, sets)
+        support.assert_quoted(self, "| %s | %.4f | %.4f | %.4f |"
+                              % (name, sets.floor, old.score, new.score))
         with self.subTest(flag="old"):
             self.assertLess(old.old_bits, cheat.SUSPECT_BITS)      # unflagged by the old
             self.assertLess(old.score, sets.floor - OLD_GAP)
@@ -56,11 +58,14 @@ class PowerTest(unittest.TestCase):
         sets = planner.Instances(instances.draw(500, "group-testing-500"))
         new = self.check("group-testing-500", sets)
         self.assertGreaterEqual(new.score, sets.floor - NEW_GAP)
+        support.assert_quoted(self, "the reader gains at most %.4f below the floor"
+                              % (sets.floor - new.score))
 
     def test_sample(self):
         sets = planner.Instances(grade.load_set(support.SAMPLE))
         new = self.check("sample", sets)
         print("\npower: sample allowance %.4f" % allowance(sets), file=sys.stderr)
+        support.assert_quoted(self, "`20 / (b_min N)` = %.4f of the score" % allowance(sets))
         self.assertGreaterEqual(new.score,
                                 sets.floor - NEW_GAP - SAMPLE_SLACK * allowance(sets))
 
