@@ -28,6 +28,7 @@ import ctypes
 import os
 import struct
 import sys
+import sysconfig
 import tempfile
 
 SYS_CREATE_RULESET, SYS_ADD_RULE, SYS_RESTRICT_SELF = 444, 445, 446   # x86-64 and arm64
@@ -44,9 +45,11 @@ READ_RIGHTS = EXECUTE | READ_FILE | READ_DIR
 BIND_TCP, CONNECT_TCP = 1 << 0, 1 << 1                     # ABI 4
 SCOPE_ABSTRACT_UNIX, SCOPE_SIGNAL = 1 << 0, 1 << 1         # ABI 6
 
-# what Python itself reads: its prefix, the shared libraries, the loader's cache
-SYSTEM_READABLE = ("/usr", "/lib", "/lib64", "/lib32", "/etc/ld.so.cache",
-                   "/etc/localtime", "/usr/share/zoneinfo")
+# what Python itself reads beside its standard library: the shared libraries,
+# the loader's cache, the time zones (never all of /usr, where a checkout may lie)
+SYSTEM_READABLE = ("/lib", "/lib64", "/lib32", "/usr/lib", "/usr/lib64", "/usr/lib32",
+                   "/usr/local/lib", "/etc/ld.so.cache", "/etc/localtime",
+                   "/usr/share/zoneinfo")
 DEVICES = ("/dev/null", "/dev/urandom", "/dev/random", "/dev/zero")
 
 
@@ -93,6 +96,14 @@ def abi():
     return max(version, 0)
 
 
+def python_reads():
+    """The paths this Python needs to run: its executable, its standard
+    library and its prefix's lib/ (libpython)."""
+    paths = sysconfig.get_paths()
+    return [os.path.realpath(sys.executable), paths["stdlib"], paths["platstdlib"],
+            os.path.join(sys.base_prefix, "lib")]
+
+
 def _fs_rights(version):
     return FS_BY_ABI[max(k for k in FS_BY_ABI if k <= version)]
 
@@ -123,9 +134,7 @@ class Walls:
         self.scoped = scoped
         self.net = net
         try:
-            prefixes = {sys.base_prefix, sys.prefix, os.path.dirname(os.path.realpath(
-                sys.executable))}
-            for path in sorted(set(SYSTEM_READABLE) | prefixes | set(readable)):
+            for path in sorted(set(SYSTEM_READABLE) | set(python_reads()) | set(readable)):
                 self._path(path, READ_RIGHTS & fs)
             for path in DEVICES:
                 self._path(path, (READ_FILE | WRITE_FILE) & fs)
