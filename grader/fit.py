@@ -6,7 +6,8 @@ group_testing/fit.py, where its options are explained.
 
 import sys
 
+import mmi
 from group_testing.fit import main
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(bootstrap_se=mmi.bootstrap_se))

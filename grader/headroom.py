@@ -6,7 +6,10 @@ options are explained.
 
 import sys
 
+import grade
+import mmi
 from group_testing.headroom import main
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(bootstrap_se=mmi.bootstrap_se,
+                  mmi_value=grade.load_settings(table="metric")["mmi"]))

@@ -25,7 +25,8 @@ import xml.etree.ElementTree as ET
 import support
 
 DOCS = ("README.md", "PROGRAM.md")
-COPIED = ("grader", "harness", "src", "sample", "autoresearch.toml")
+COPIED = ("grader", "harness", "src", "sample", "autoresearch.toml",
+          "tests/testers")          # the headroom's testers
 SKIPPED = ("python3 -m unittest",)          # the test command: this suite itself
 # words of commands that need what a copy of the project lacks: a worker of
 # another language or one already running (test_any_worker and
@@ -35,10 +36,13 @@ SMALLER = [  # (words of a command, options added to it): the same, on less
     ("grader/selfcheck.py", ["--case", "over_cap"]),
     ("grader/bench.py", ["--requests", "100", "--instances", "5"]),
     ("--items set500.jsonl", ["--limit", "20"]),
+    ("grader/fit.py", ["--sets", "2"]),
+    ("grader/headroom.py", ["--count", "20"]),
 ]
 KEYS = {  # words of a command: keys its stdout holds
     "grader/local.py": ("status", "kind", "relative_tests", "information_floor",
-                        "entropy_bound", "tests", "instances", "saved_bits",
+                        "entropy_bound", "binary_entropy_ratio", "tests", "instances",
+                        "saved_bits",
                         "weighted_saved_bits", "max_saved_bits", "cheat_bits", "suspect",
                         "result", "report"),
     "grader/report.py": ("result", "status", "relative_tests", "information_floor", "gap",
@@ -46,7 +50,10 @@ KEYS = {  # words of a command: keys its stdout holds
     "--against": ("against", "compared", "W/L/D", "mean_difference",
                   "mean_difference_ci95", "lost_most"),
     "grader/instances.py --stats": ("set", "instances", "families", "defectives_mean",
-                                    "baseline_mean", "bound_ratio_mean", "information_floor"),
+                                    "baseline_mean", "bound_ratio_mean",
+                                    "binary_entropy_ratio_mean", "information_floor"),
+    "grader/fit.py": ("sets", "families"),
+    "grader/headroom.py": ("seed", "instances", "mmi", "strongest_above_floor"),
     "grader/mmi.py": ("result", "relative_tests", "floor", "mmi", "floor_within_mmi"),
     "grader/compare.py": ("decision", "W/L/D"),
     "grader/selfcheck.py": ("selfcheck",),

@@ -1,11 +1,16 @@
 """The documents say what the code does: PROGRAM.md's data table is what its
-commands print, and the README opens with the two commands."""
+commands print, its halving figure what the halving tester makes on the
+sample, and the README opens with the two commands."""
 
+import importlib.util
+import json
 import os
 import re
+import statistics
 import unittest
 
 import support
+from group_testing import fit
 
 
 def program_table():
@@ -27,6 +32,7 @@ class ProgramTableTest(unittest.TestCase):
                "defectives, mean": "defectives_mean",
                "baseline tests, mean": "baseline_mean",
                "entropy bound / baseline, mean": "bound_ratio_mean",
+               "binary entropies / baseline, mean": "binary_entropy_ratio_mean",
                "information floor": "information_floor"}
 
     def check_row(self, row, items_path, out):
@@ -61,6 +67,21 @@ class ProgramTableTest(unittest.TestCase):
         self.assertTrue(0.76 <= float(mmi["relative_tests"]) <= 0.82, mmi)
         self.assertTrue(0.012 <= float(mmi["floor"]) <= 0.030, mmi)
         self.assertEqual(mmi["floor_within_mmi"], "true")
+
+
+class HalvingFigureTest(unittest.TestCase):
+    def test_recursive_halving_on_the_sample(self):
+        with open(os.path.join(support.ROOT, "PROGRAM.md"), encoding="utf-8") as f:
+            text = " ".join(f.read().split())
+        shown = re.search(r"each positive half is cut again\) makes ([0-9.]+) times", text)
+        spec = importlib.util.spec_from_file_location(
+            "halving", os.path.join(support.TESTERS, "halving.py"))
+        halving = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(halving)
+        with open(support.SAMPLE, encoding="utf-8") as f:
+            items = [json.loads(line) for line in f]
+        self.assertEqual(shown.group(1), "%.3f" % statistics.fmean(
+            fit.scores(halving.find, items)))
 
 
 class ReadmeTest(unittest.TestCase):

@@ -3,20 +3,21 @@ by instances.py compare with the held-out set's figures (SPEC.md).
 
     python3 grader/fit.py              # the table for the current families
     python3 grader/fit.py --before     # the same for the families before the fit
+    python3 grader/fit.py --sample     # sets of 40 against the platform's sample
 
 Each figure is measured on SETS disjoint sets of SET_SIZE instances (set k
 drawn with the seed "group-testing-fit/k") and printed as its mean +- its
 standard deviation over the sets, beside the platform's value and the
 distance between them in standard deviations. The calibration tester's
 tests are counted in process by a plain counting function, and its
-standard error is grader/mmi.py's bootstrap.
+standard error is grader/mmi.py's bootstrap, which the command hands in
+(this package imports nothing of the grader's but the SDK).
 """
 
 import argparse
 import math
 import statistics
 
-import mmi
 from . import calibration, instances, problem
 
 SETS = 12                         # disjoint sets the figures are measured on
@@ -30,6 +31,9 @@ TARGETS = (                       # (key, what it is, the held-out set's value)
     ("calibration_se", "its bootstrap standard error", "0.0093"),
     ("baseline_floor", "raw baseline tests' floor (2 SE), tests", "4.5"),
 )
+SAMPLE_SIZE = 40                  # the platform's sample, one draw of 40 (--sample)
+SAMPLE_SETS = 100                 # sets of 40 that --sample measures by default
+SAMPLE_TARGETS = {"defectives": "7.40", "baseline": "61.95", "binary_entropy_ratio": "0.82"}
 DIGITS = {"defectives": 2, "baseline": 2, "binary_entropy_ratio": 3, "calibration": 4,
           "calibration_se": 4, "baseline_floor": 2}          # decimals printed
 BEFORE = {                        # the families' settings before the fit
@@ -61,8 +65,9 @@ def scores(find, items):
     return [count_tests(find, it) / it["baseline"] for it in items]
 
 
-def set_figures(items):
-    """The figures of TARGETS for one set, as a dict."""
+def set_figures(items, *, bootstrap_se):
+    """The figures of TARGETS for one set, as a dict; `bootstrap_se(scores)`
+    is the standard error of a mean."""
     calibrated = scores(calibration.find, items)
     baselines = [it["baseline"] for it in items]
     return {
@@ -71,42 +76,54 @@ def set_figures(items):
         "binary_entropy_ratio": statistics.fmean(
             problem.binary_entropy_sum(it["priors"]) / it["baseline"] for it in items),
         "calibration": statistics.fmean(calibrated),
-        "calibration_se": mmi.bootstrap_se(calibrated),
-        "baseline_floor": 2 * mmi.bootstrap_se(baselines),
+        "calibration_se": bootstrap_se(calibrated),
+        "baseline_floor": 2 * bootstrap_se(baselines),
     }
 
 
-def measure(*, sets=SETS, size=SET_SIZE, settings=None):
-    """[(key, what, target, mean, sd)] over `sets` disjoint sets."""
-    rows = [set_figures(instances.draw(size, "%s/%d" % (SEED, k), settings=settings))
-            for k in range(sets)]
-    return [(key, what, target, statistics.fmean(r[key] for r in rows),
-             statistics.stdev(r[key] for r in rows)) for key, what, target in TARGETS]
+def measure(*, bootstrap_se, sets=SETS, size=SET_SIZE, settings=None, targets=None):
+    """[(key, what, target, mean, sd)] over `sets` disjoint sets; `targets`
+    ({key: value}, a missing key has none) replaces the held-out set's."""
+    rows = [set_figures(instances.draw(size, "%s/%d" % (SEED, k), settings=settings),
+                        bootstrap_se=bootstrap_se) for k in range(sets)]
+    return [(key, what, target if targets is None else targets.get(key),
+             statistics.fmean(r[key] for r in rows), statistics.stdev(r[key] for r in rows))
+            for key, what, target in TARGETS]
 
 
-def table(measured):
+def table(measured, *, against="held-out set"):
     """The measured figures as a Markdown table's lines."""
-    lines = ["| figure | sets' mean +- sd | held-out set | distance (sd) |",
+    lines = ["| figure | sets' mean +- sd | %s | distance (sd) |" % against,
              "|---|---|---|---|"]
     for key, what, target, mean, sd in measured:
         d = DIGITS[key]
-        lines.append("| %s | %.*f +- %.*f | %s | %+.1f |" % (
-            what, d, mean, d, sd, target, (mean - float(target)) / sd if sd else math.inf))
+        distance = "-" if target is None else "%+.1f" % (
+            (mean - float(target)) / sd if sd else math.inf)
+        lines.append("| %s | %.*f +- %.*f | %s | %s |" % (
+            what, d, mean, d, sd, "-" if target is None else target, distance))
     return lines
 
 
-def main(argv=None):
+def main(argv=None, *, bootstrap_se):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sets", type=int, default=SETS, help="disjoint sets (2 or more)")
+    parser.add_argument("--sets", type=int, help="disjoint sets (2 or more; default %d, "
+                        "%d with --sample)" % (SETS, SAMPLE_SETS))
     parser.add_argument("--before", action="store_true",
                         help="the families' settings before the fit")
+    parser.add_argument("--sample", action="store_true", help="sets of %d against the "
+                        "platform's sample instead of %d against its held-out set"
+                        % (SAMPLE_SIZE, SET_SIZE))
     args = parser.parse_args(argv)
+    if args.sets is None:
+        args.sets = SAMPLE_SETS if args.sample else SETS
     if args.sets < 2:
         parser.error("--sets must be at least 2, got %r" % args.sets)
     settings = BEFORE if args.before else instances.FAMILY_SETTINGS
-    print("sets: %d of %d instances, seeds %s/0..%d" % (args.sets, SET_SIZE, SEED,
-                                                        args.sets - 1))
+    size = SAMPLE_SIZE if args.sample else SET_SIZE
+    print("sets: %d of %d instances, seeds %s/0..%d" % (args.sets, size, SEED, args.sets - 1))
     print("families: %s" % ("before the fit" if args.before else "current"))
-    for line in table(measure(sets=args.sets, settings=settings)):
+    measured = measure(bootstrap_se=bootstrap_se, sets=args.sets, size=size,
+                       settings=settings, targets=SAMPLE_TARGETS if args.sample else None)
+    for line in table(measured, against="sample" if args.sample else "held-out set"):
         print(line)
     return 0

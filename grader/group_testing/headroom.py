@@ -6,7 +6,9 @@ information floor, and how much of it is left to win against the MMI
 
 Each tester's tests are counted in process with fit.count_tests (the
 testers are deterministic and pure, so no oracle or worker is needed), and
-each score's floor is twice grader/mmi.py's bootstrap standard error.
+each score's floor is twice grader/mmi.py's bootstrap standard error; the
+command hands in that function and the MMI (this package imports nothing of
+the grader's but the SDK).
 """
 
 import argparse
@@ -14,8 +16,6 @@ import importlib.util
 import os
 import statistics
 
-import grade
-import mmi
 from . import fit, instances, problem
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -39,16 +39,16 @@ def load_find(path):
     return module.find
 
 
-def measure(items, *, testers=TESTERS):
+def measure(items, *, bootstrap_se, testers=TESTERS):
     """[(name, relative_tests, floor)] for each tester, then the information
     floor's row, on `items`."""
     rows = []
     for name, path in testers:
         got = fit.scores(load_find(path), items)
-        rows.append((name, statistics.fmean(got), 2 * mmi.bootstrap_se(got)))
+        rows.append((name, statistics.fmean(got), 2 * bootstrap_se(got)))
     floor = [problem.surprise(it["priors"], it["defectives"]) / it["baseline"]
              for it in items]
-    rows.append((FLOOR, statistics.fmean(floor), 2 * mmi.bootstrap_se(floor)))
+    rows.append((FLOOR, statistics.fmean(floor), 2 * bootstrap_se(floor)))
     return rows
 
 
@@ -65,14 +65,13 @@ def table(rows, *, mmi_value):
     return lines
 
 
-def main(argv=None):
+def main(argv=None, *, bootstrap_se, mmi_value):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--count", type=int, default=COUNT, help="instances of the set")
     args = parser.parse_args(argv)
     if args.count < 2:
         parser.error("--count must be at least 2, got %r" % args.count)
-    mmi_value = grade.load_settings(table="metric")["mmi"]
-    rows = measure(instances.draw(args.count, SEED))
+    rows = measure(instances.draw(args.count, SEED), bootstrap_se=bootstrap_se)
     print("seed: %s" % SEED)
     print("instances: %d" % args.count)
     print("mmi: %s" % mmi_value)
