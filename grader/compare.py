@@ -4,18 +4,24 @@ whether the challenger beats the incumbent.
     python3 grader/compare.py --challenger src/tester.py \\
         --incumbent old/tester.py --state compare.json [--seed S]
         [--log results.tsv --description TEXT --sample-result RESULT.json]
-        [--instance-timeout SECONDS] [--alpha 0.05] [--beta 0.05] [--delta 0.1]
-        [--draw-ceiling 0.85] [--draw-alpha 0.01] [--min-sample 30]
-        [--max-decisive N]
+        [--instance-timeout SECONDS] [--test mean] [--alpha 0.05] [--beta 0.05]
+        [--delta 0.005] [--max-comparisons 5000]
+        [--test sign [--delta 0.1] [--draw-ceiling 0.85] [--draw-alpha 0.01]
+                     [--min-sample 30] [--max-decisive N]]
 
 Comparison k runs both testers on instance k - 1 of the set drawn with the
-seed (grader/instances.py: `--seed S --count k` prints it last). The
-challenger wins it with fewer tests, loses with more, draws with as many; a
-tester past the instance deadline (autoresearch.toml's instance_timeout_s)
-loses it. The record goes to grader/sprt.py, which accepts, rejects or
-continues. Beside the sign, each comparison keeps both scores (tests /
-baseline), and the summary gives the mean score difference with its 95%
-interval, against the MMI.
+seed (grader/instances.py: `--seed S --count k` prints it last); the seed
+is a fresh random one unless given, and the public sets' seeds are refused.
+Its score difference d is the challenger's tests / baseline minus the
+incumbent's; a tester past the instance deadline (autoresearch.toml's
+instance_timeout_s) scores the cap, (2n + 64) / baseline. The default test,
+`--test mean` (grader/betting.py), accepts once the e-process shows E[d] < 0
+and rejects once the other shows E[d] > -delta, each error at most alpha
+(beta) at any stopping time. `--test sign` (grader/sprt.py) is Wald's test
+on wins (fewer tests), losses (more, or past the deadline) and draws. Either
+way the summary shows W/L/D and the mean score difference with its 95%
+confidence sequence, and a challenger past its deadline on
+TIMEOUTS_IN_A_ROW comparisons in a row is rejected (`timeouts: ...`).
 
 Neither tester runs in this process. Each has a harness/worker.py of its
 own (arh_grader.contender), frozen (every process of it stopped) while the
@@ -72,6 +78,8 @@ from group_testing import cheat, instances, problem
 
 SIGNALS = {signal.SIGINT: ("Ctrl-C", 130), signal.SIGTERM: ("SIGTERM", 143)}
 WORKER = os.path.join(grade.ROOT, "harness", "worker.py")
+PUBLIC_SEEDS = {instances.SAMPLE_SEED: "the public sample's seed",
+                "group-testing-500": "the seed of the 500-instance set (grader/headroom.py)"}
 
 
 class Stopped(BaseException):
@@ -111,23 +119,30 @@ class Watch:
 
     def __init__(self):
         self.entries = {role: [] for role in ROLES}
+        self.caps, self.late = [], 0         # each comparison's cap; challenger timeouts
 
     def add(self, instance, tests):
         for role, count in zip(ROLES, tests):
             if count is not None:
                 self.entries[role].append(cheat_entry(instance, count))
+        self.caps.append(problem.cap(instance["n"]))
+        self.late = self.late + 1 if tests[0] is None else 0
 
     def statistics(self, role):
         return cheat.running_statistics(self.entries[role])
 
     def verdict(self, record):
-        """(decision, reason): the record's, unless the challenger is suspect."""
+        """(decision, reason): the record's, unless the challenger is suspect
+        or passed its deadline TIMEOUTS_IN_A_ROW times in a row."""
         found = self.statistics("challenger")
         if found["suspect"]:
             return sprt.REJECT, ("suspect: the challenger's cheat_bits reached %.1f, where an "
                                  "honest tester reaches %g with probability at most 2**-%g"
                                  % (found["cheat_bits"], cheat.SUSPECT_BITS,
                                     cheat.SUSPECT_BITS))
+        if self.late >= compare_state.TIMEOUTS_IN_A_ROW and record.decision == sprt.CONTINUE:
+            return sprt.REJECT, ("timeouts: the challenger passed its deadline on %d "
+                                 "comparisons in a row" % self.late)
         return record.decision, record.reason
 
     def lines(self):
@@ -175,20 +190,21 @@ def compare(data, record, contenders, watch, *, state, timeout, stream=sys.stder
                 failure.index = number - 1
                 return failure
         result = compare_state.outcome(tests["challenger"], tests["incumbent"])
+        entry = [tests["challenger"], tests["incumbent"], instance["baseline"]]
         with signals_deferred():           # saved and reported, or neither
-            record.add(result)
+            compare_state.feed(record, entry, problem.cap(instance["n"]))
             watch.add(instance, (tests["challenger"], tests["incumbent"]))
-            data["comparisons"].append([tests["challenger"], tests["incumbent"],
-                                        instance["baseline"]])
+            data["comparisons"].append(entry)
             data["record"] = record.to_dict()
             data["next_comparison"] = record.comparisons + 1
             compare_state.save(state, data)
             shown = {r: "timeout" if tests[r] is None else tests[r] for r in ROLES}
             stream.write("comparison: %d instance: %d challenger: %s incumbent: %s "
-                         "outcome: %s W/L/D: %s llr: %.3f bounds: %s\n"
+                         "outcome: %s d: %.4f W/L/D: %s %s\n"
                          % (number, number - 1, shown["challenger"], shown["incumbent"],
-                            result, compare_log.wld(record), record.llr,
-                            compare_log.bounds(record.settings)))
+                            result, compare_state.difference(entry, watch.caps[-1]),
+                            compare_log.wld(record, data["comparisons"]),
+                            compare_log.progress(record)))
             stream.flush()
     return None
 
@@ -235,7 +251,7 @@ def main(argv=None):
     parser.add_argument("--sample-result", metavar="RESULT",
                         help="a local.py result.json whose relative_tests and status go "
                              "in the log row")
-    sprt.add_options(parser)
+    compare_state.add_options(parser)
     args = parser.parse_args(argv)
     handlers = {signum: signal.signal(signum, _stop) for signum in SIGNALS}
     try:
@@ -261,9 +277,13 @@ def main(argv=None):
 def options(args):
     """(settings, instance timeout, sample result or None); UsageError."""
     try:
-        settings = sprt.settings_of(args)
-    except sprt.SettingsError as e:
+        settings = compare_state.settings_of(args)
+    except ValueError as e:             # the test modules' SettingsError too
         raise UsageError(str(e)) from None
+    if args.seed in PUBLIC_SEEDS:
+        raise UsageError("--seed %r is %s: its instances are public, and a tester may know "
+                         "them; give another seed, or none for a fresh random one"
+                         % (args.seed, PUBLIC_SEEDS[args.seed]))
     for role in ROLES:
         if not os.path.isfile(getattr(args, role)):
             raise UsageError("--%s %r is not a file" % (role, getattr(args, role)))
@@ -316,7 +336,7 @@ def take_up(args, data, settings, record, testers, contenders, *, timeout, sampl
     log_before = compare_log.fingerprint(args.log)
     if data is None:
         seed = args.seed if args.seed is not None else secrets.token_hex(16)
-        data, record = compare_state.new(settings, seed, testers), sprt.WinRecord(settings)
+        data, record = compare_state.new(settings, seed, testers), settings.record()
         watch = Watch()             # saved after the first comparison, not before
     else:
         watch = watch_of(data)
@@ -325,7 +345,8 @@ def take_up(args, data, settings, record, testers, contenders, *, timeout, sampl
         if args.log:
             for line in compare_log.log_decision(
                     args, record, data["comparisons"], mmi=mmi, sample=sample, failed=failed,
-                    verdict=watch.verdict(record), log_before=log_before):
+                    verdict=watch.verdict(record), log_before=log_before,
+                    caps=watch.caps):
                 print(line)
 
     try:
@@ -338,7 +359,7 @@ def take_up(args, data, settings, record, testers, contenders, *, timeout, sampl
             if record.comparisons:
                 sys.stderr.write("compare: resuming %s at comparison %d, W/L/D %s\n"
                                  % (args.state, record.comparisons + 1,
-                                    compare_log.wld(record)))
+                                    compare_log.wld(record, data["comparisons"])))
             failure = compare(data, record, contenders, watch, state=args.state,
                               timeout=timeout)
             if failure is not None:
@@ -353,7 +374,8 @@ def take_up(args, data, settings, record, testers, contenders, *, timeout, sampl
         log(failed=True)
         return 1
     print("\n".join(compare_log.summary_lines(record, data["comparisons"], state=args.state,
-                                              mmi=mmi, verdict=watch.verdict(record))))
+                                              mmi=mmi, verdict=watch.verdict(record),
+                                              caps=watch.caps)))
     print("\n".join(watch.lines()))
     return 0
 

@@ -1,13 +1,17 @@
 """What grader/compare.py prints when it has decided, and the row it adds
 to a results file (TSV) with --log.
 
-    lines = compare_log.summary_lines(record, comparisons, state=path, mmi=0.02)
+    lines = compare_log.summary_lines(record, comparisons, state=path, mmi=0.02,
+                                      caps=caps)
     compare_log.log_row("results.tsv", {"commit": "a1b2c3d", ...})
 
 The score difference is challenger minus incumbent, per instance, of tests
-over baseline: below zero the challenger makes fewer tests. Its interval is
-the normal approximation's, mean +- 1.96 standard errors, over the
-comparisons where both testers finished in time.
+over baseline: below zero the challenger makes fewer tests. A tester past
+its deadline scores the cap's tests over the baseline (compare_state.
+difference), as in the mean test's decision. Its interval is the 95%
+confidence sequence of grader/betting.py on the differences clipped to
+[-1, 1], valid at whatever comparison the run stopped; the mean shown is
+theirs too.
 """
 
 import hashlib
@@ -15,6 +19,7 @@ import json
 import os
 import subprocess
 
+import betting
 import compare_state
 import grade
 import sprt
@@ -27,8 +32,12 @@ class UsageError(Exception):
     """Bad options, or a file given that cannot be used (exit status 2)."""
 
 
-def wld(record):
-    return "%d/%d/%d" % (record.wins, record.losses, record.draws)
+def wld(record, comparisons=None):
+    """W/L/D of a sign record, or of `comparisons` (either test)."""
+    if comparisons is None:
+        return "%d/%d/%d" % (record.wins, record.losses, record.draws)
+    found = [compare_state.outcome(*entry[:2]) for entry in comparisons]
+    return "%d/%d/%d" % tuple(found.count(k) for k in (sprt.WIN, sprt.LOSS, sprt.DRAW))
 
 
 def bounds(settings):
@@ -40,39 +49,63 @@ def mmi_setting(path=grade.SETTINGS):
     return float(grade.load_settings(path, table="metric")["mmi"])
 
 
-def difference(comparisons):
+def difference(comparisons, caps=None):
     """(mean, low, high) of the score differences (compare_state.scores),
-    low and high the normal 95% interval (None with fewer than 2); None
-    when no comparison has both scores."""
-    return sprt.mean_interval(compare_state.scores(comparisons))
+    low and high the 95% confidence sequence (betting.confidence_sequence);
+    None when there is none."""
+    return betting.confidence_sequence(compare_state.scores(comparisons, caps))
 
 
-def below_mmi(record, comparisons, mmi):
-    """True when an accepted challenger lowers the mean score by less than the MMI."""
-    found = difference(comparisons)
-    return record.decision == sprt.ACCEPT and (found is None or -found[0] < mmi)
+def below_mmi(record, comparisons, mmi, caps=None):
+    """True when a challenger accepted by the sign test lowers the mean
+    score by less than the MMI. The mean test decides on the mean itself,
+    down to its delta, so it has no such rule."""
+    if isinstance(record, betting.MeanRecord) or record.decision != sprt.ACCEPT:
+        return False
+    found = difference(comparisons, caps)
+    return found is None or -found[0] < mmi
 
 
-def summary_lines(record, comparisons, *, state, mmi, verdict=None):
-    """The decision's `key: value` lines; `verdict` (decision, reason)
-    overrides the record's (a suspect challenger is rejected)."""
-    settings, fixed = record.settings, record.settings.fixed_sample
-    decision, reason = verdict or (record.decision, record.reason)
-    found = difference(comparisons)
-    if decision == sprt.ACCEPT and below_mmi(record, comparisons, mmi):
-        decision += (" (below the MMI: the mean score falls by %.4f, less than %g)"
-                     % (-found[0] if found else 0.0, mmi))
-    diff = sprt.difference_text(compare_state.scores(comparisons))
-    late = [sum(entry[k] is None for entry in comparisons) for k in (0, 1)]
-    return ["decision: %s" % decision, "reason: %s" % reason,
-            "comparisons: %d" % record.comparisons, "W/L/D: %s" % wld(record),
-            "llr: %.3f" % record.llr, "bounds: %s" % bounds(settings),
+def test_lines(record):
+    """The lines of the test's own figures."""
+    settings = record.settings
+    if isinstance(record, betting.MeanRecord):
+        return ["test: mean", "e_values: accept %.3g of %g, reject %.3g of %g"
+                % (record.e_accept, 1 / settings.alpha, record.e_reject, 1 / settings.beta),
+                "delta: %g" % settings.delta, "max_comparisons: %d" % settings.max_comparisons]
+    fixed = settings.fixed_sample
+    return ["test: sign", "llr: %.3f" % record.llr, "bounds: %s" % bounds(settings),
             "decisive: %d" % record.decisive, "fixed_sample: %d" % fixed,
             "of_fixed_sample: %s" % ("%.2f" % (record.decisive / fixed)
-                                     if reason in (sprt.UPPER, sprt.LOWER) else "-"),
-            "score_difference: %s" % diff,
-            "timeouts: challenger %d, incumbent %d" % tuple(late),
-            "mmi: %g" % mmi, "state: %s" % state]
+                                     if record.reason in (sprt.UPPER, sprt.LOWER) else "-")]
+
+
+def progress(record):
+    """The test's figures on a comparison's progress line."""
+    if isinstance(record, betting.MeanRecord):
+        return "e_accept: %.3g e_reject: %.3g bounds: %g/%g" % (
+            record.e_accept, record.e_reject, 1 / record.settings.alpha,
+            1 / record.settings.beta)
+    return "llr: %.3f bounds: %s" % (record.llr, bounds(record.settings))
+
+
+def summary_lines(record, comparisons, *, state, mmi, verdict=None, caps=None):
+    """The decision's `key: value` lines; `verdict` (decision, reason)
+    overrides the record's (a suspect challenger is rejected); `caps` each
+    comparison's cap, for a tester past its deadline."""
+    decision, reason = verdict or (record.decision, record.reason)
+    found = difference(comparisons, caps)
+    if decision == sprt.ACCEPT and below_mmi(record, comparisons, mmi, caps):
+        decision += (" (below the MMI: the mean score falls by %.4f, less than %g)"
+                     % (-found[0] if found else 0.0, mmi))
+    diff = betting.text(compare_state.scores(comparisons, caps))
+    late = [sum(entry[k] is None for entry in comparisons) for k in (0, 1)]
+    return (["decision: %s" % decision, "reason: %s" % reason,
+             "comparisons: %d" % record.comparisons, "W/L/D: %s" % wld(record, comparisons)]
+            + test_lines(record)
+            + ["score_difference: %s" % diff,
+               "timeouts: challenger %d, incumbent %d" % tuple(late),
+               "mmi: %g" % mmi, "state: %s" % state])
 
 
 def commit_of(path):
@@ -121,13 +154,13 @@ def not_kept(sample):
 
 
 def log_decision(args, record, comparisons, *, mmi, sample, failed=False, verdict=None,
-                 log_before=None):
+                 log_before=None, caps=None):
     """Append the --log row of this run's decision (or of its failure); the
     warning lines to print (none when all is well). `verdict` (decision,
     reason) overrides the record's; `log_before` is the log's fingerprint
     when the run began: a log changed since by anything but this command
     gets no `keep`."""
-    found = difference(comparisons)
+    found = difference(comparisons, caps)
     decision = (verdict or (record.decision, record.reason))[0]
     warnings = []
     changed = fingerprint(args.log) != log_before
@@ -138,10 +171,12 @@ def log_decision(args, record, comparisons, *, mmi, sample, failed=False, verdic
     if failed:
         decision, status = "error", "crash"
     else:
-        low = decision == sprt.ACCEPT and below_mmi(record, comparisons, mmi)
+        low = decision == sprt.ACCEPT and below_mmi(record, comparisons, mmi, caps)
         flags = not_kept(sample)
         if verdict is not None and verdict[1].startswith("suspect"):
             decision += "_suspect"
+        elif verdict is not None and verdict[1].startswith("timeouts"):
+            decision += "_timeouts"
         decision += "_below_mmi" if low else ""
         if "invalid" in flags:
             status = "crash"

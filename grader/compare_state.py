@@ -8,7 +8,8 @@ its starts, locked while a run uses it and checked when it is taken up.
         ...
         compare_state.save(path, data)            # sealed, atomic
 
-The file is JSON: the format, the settings, the seed, the testers' SHA-256,
+The file is JSON: the format, the settings (the test, `mean` or `sign`,
+and its settings), the seed, the testers' SHA-256,
 one entry per comparison ([challenger tests, incumbent tests, baseline], a
 tester that passed its deadline written null), the record those entries give,
 the next comparison's number, and a digest of all of it.
@@ -19,24 +20,103 @@ the next comparison's number, and a digest of all of it.
 - a seed other than the one given, testers other than the files given;
 - entries that are not those of the seed's instances (their baselines, the cap);
 - a record other than the one its entries give, or entries that go on past
-  the comparison at which the test had decided.
+  the comparison at which the test had decided (or at which the challenger
+  had passed its deadline TIMEOUTS_IN_A_ROW times in a row).
 What it cannot see: an entry whose tests were changed consistently, with the
 digest computed again. grader/compare.py runs a few entries again to find
 those (`replay_choice`).
 """
 
+import dataclasses
 import fcntl
 import hashlib
 import os
 import secrets
 
+import betting
 import sprt
 from arh_grader import canonical, write_json
 from group_testing import instances, problem
 
-FORMAT = 2             # the layout version of the state file
+FORMAT = 3             # the layout version of the state file (3: the test is named)
 REPLAYS = 3            # entries run again when a state is taken up (the last among them)
 ROLES = ("challenger", "incumbent")
+TIMEOUTS_IN_A_ROW = 3  # challenger timeouts in a row that reject it (comparisons)
+TESTS = {"mean": betting, "sign": sprt}     # --test: the module of each test
+OPTIONS = {           # --test: (settings field, option, type) of its settings
+    "mean": (("alpha", "--alpha", float), ("beta", "--beta", float),
+             ("delta", "--delta", float), ("max_comparisons", "--max-comparisons", int)),
+    "sign": sprt.OPTIONS}
+
+
+@dataclasses.dataclass(frozen=True)
+class TestSettings:
+    """The test a run decides by (`mean`, betting's, or `sign`, Wald's on
+    wins) and its settings (betting.Settings or sprt.Settings)."""
+
+    test: str
+    settings: object
+
+    def to_dict(self):
+        return dict(self.settings.to_dict(), test=self.test)
+
+    @classmethod
+    def from_dict(cls, data):
+        """StateError unless `data` is what to_dict gives."""
+        test = data.get("test") if type(data) is dict else None
+        if test not in TESTS:
+            raise sprt.StateError("settings must name a test, one of %s, got %r"
+                                  % (", ".join(TESTS), data))
+        names = sorted([field for field, _, _ in OPTIONS[test]] + ["test"])
+        if sorted(data) != names:
+            raise sprt.StateError("settings of --test %s must hold exactly %s, got %r"
+                                  % (test, ", ".join(names), data))
+        try:
+            return of(test, {k: v for k, v in data.items() if k != "test"})
+        except (betting.SettingsError, sprt.SettingsError) as e:
+            raise sprt.StateError("saved settings: %s" % e) from None
+
+    def record(self):
+        """A fresh record of this test."""
+        return (betting.MeanRecord(self.settings) if self.test == "mean"
+                else sprt.WinRecord(self.settings))
+
+
+def of(test, values):
+    """TestSettings of `test` from {field: value} (the rest its defaults);
+    SettingsError (the test module's) names a bad value."""
+    kind = betting.Settings if test == "mean" else sprt.Settings
+    return TestSettings(test, kind(**values))
+
+
+def add_options(parser):
+    """--test and every test's settings as options (None when not given)."""
+    parser.add_argument("--test", choices=sorted(TESTS), default="mean",
+                        help="the decision: mean (default, grader/betting.py: the mean "
+                             "score difference) or sign (grader/sprt.py: Wald's on wins)")
+    seen = set()
+    for test, options in OPTIONS.items():
+        for field, option, kind in options:
+            if option not in seen:
+                seen.add(option)
+                parser.add_argument(option, dest=field, type=kind,
+                                    help="a setting of --test %s (see grader/%s.py)"
+                                    % (" and ".join(t for t in OPTIONS if any(
+                                        o == option for _, o, _ in OPTIONS[t])),
+                                       TESTS[test].__name__))
+
+
+def settings_of(args):
+    """TestSettings from parsed options; ValueError naming an option of the
+    other test, or a bad value."""
+    own = {field for field, _, _ in OPTIONS[args.test]}
+    for test, options in OPTIONS.items():
+        for field, option, _ in options:
+            if field not in own and getattr(args, field, None) is not None:
+                raise ValueError("%s is a setting of --test %s, not of --test %s"
+                                 % (option, test, args.test))
+    return of(args.test, {field: getattr(args, field) for field in own
+                          if getattr(args, field) is not None})
 KEYS = ("comparisons", "digest", "format", "next_comparison", "record", "seed", "settings",
         "testers")
 
@@ -96,7 +176,7 @@ def new(settings, seed, testers):
     """A state with no comparison yet."""
     return {"format": FORMAT, "settings": settings.to_dict(), "seed": seed,
             "testers": dict(testers), "comparisons": [],
-            "record": sprt.WinRecord(settings).to_dict(), "next_comparison": 1}
+            "record": settings.record().to_dict(), "next_comparison": 1}
 
 
 def save(path, data):
@@ -121,15 +201,47 @@ def outcome(challenger, incumbent):
     return sprt.LOSS if challenger > incumbent else sprt.DRAW
 
 
-def tally(settings, comparisons):
-    """The record the entries give, stepping through them as the run did;
-    ValueError when the test had decided before the last entry."""
-    record = sprt.WinRecord(settings)
-    for number, (challenger, incumbent, _) in enumerate(comparisons, 1):
+def difference(entry, cap):
+    """The score difference of one entry [challenger, incumbent, baseline],
+    challenger minus incumbent; a tester past its deadline scores the cap's
+    tests (`cap`, problem.cap(n): 2n + 64) over the baseline."""
+    challenger, incumbent, baseline = entry
+    return (((cap if challenger is None else challenger)
+             - (cap if incumbent is None else incumbent)) / baseline)
+
+
+def feed(record, entry, cap):
+    """Add one entry to a record of either test; its decision."""
+    if isinstance(record, betting.MeanRecord):
+        return record.add(difference(entry, cap))
+    return record.add(outcome(*entry[:2]))
+
+
+def late_in_a_row(comparisons):
+    """The challenger's timeouts at the end of `comparisons`, in a row."""
+    count = 0
+    for entry in reversed(comparisons):
+        if entry[0] is not None:
+            break
+        count += 1
+    return count
+
+
+def tally(settings, comparisons, caps):
+    """The record the entries give (`caps` each entry's cap), stepping
+    through them as the run did; ValueError when the test had decided, or
+    the challenger had passed its deadline TIMEOUTS_IN_A_ROW times in a
+    row, before the last entry."""
+    record = settings.record()
+    for number, entry in enumerate(comparisons, 1):
         if record.decision != sprt.CONTINUE:
             raise ValueError("the test had decided (%s) at comparison %d, yet the file holds %d"
                              % (record.decision, number - 1, len(comparisons)))
-        record.add(outcome(challenger, incumbent))
+        if late_in_a_row(comparisons[:number - 1]) >= TIMEOUTS_IN_A_ROW:
+            raise ValueError("the challenger had passed its deadline %d times in a row at "
+                             "comparison %d, yet the file holds %d"
+                             % (TIMEOUTS_IN_A_ROW, number - 1, len(comparisons)))
+        feed(record, entry, caps[number - 1])
     return record
 
 
@@ -155,13 +267,18 @@ def check(path, data, *, settings, seed, testers):
         refuse("its content does not match its digest: it was changed after compare.py "
                "wrote it; start a new state file")
     try:
-        saved = sprt.Settings.from_dict(data["settings"]).to_dict()
+        saved_settings = TestSettings.from_dict(data["settings"])
     except sprt.StateError as e:
         refuse("%s", e)
-    for field, option, _ in sprt.OPTIONS:
-        if saved[field] != getattr(settings, field):
+    saved = saved_settings.to_dict()
+    if saved["test"] != settings.test:
+        refuse("the test is %r there and %r in this run; give --test %s to go on with it, or "
+               "start a new state file", saved["test"], settings.test, saved["test"])
+    for field, option, _ in OPTIONS[settings.test]:
+        if saved[field] != getattr(settings.settings, field):
             refuse("%s is %r there and %r in this run; give %s %r to go on with it, or start "
-                   "a new state file", field, saved[field], getattr(settings, field), option,
+                   "a new state file", field, saved[field], getattr(settings.settings, field),
+                   option,
                    saved[field])
     if type(data["seed"]) is not str:
         refuse("the seed must be a string, got %r", data["seed"])
@@ -180,20 +297,22 @@ def check(path, data, *, settings, seed, testers):
     comparisons = data["comparisons"]
     if type(comparisons) is not list:
         refuse("comparisons must be a list, got %r", comparisons)
+    caps = []
     for index, entry in enumerate(comparisons):
         if type(entry) is not list or len(entry) != 3 \
                 or not all(x is None or _is_count(x) for x in entry[:2]):
             refuse("comparison %d must be [challenger tests, incumbent tests, baseline] with "
                    "counts or null, got %r", index + 1, entry)
         instance = instances.draw_instance(data["seed"], index)
+        caps.append(problem.cap(instance["n"]))
         if entry[2] != instance["baseline"] or any(
                 x is not None and x > problem.cap(instance["n"]) for x in entry[:2]):
             refuse("comparison %d, %r, is not one of instance %d of the seed %r (baseline %d, "
                    "cap %d)", index + 1, entry, index, data["seed"], instance["baseline"],
                    problem.cap(instance["n"]))
-    settings_now = sprt.Settings(**saved)
+    settings_now = saved_settings
     try:
-        record = tally(settings_now, comparisons)
+        record = tally(settings_now, comparisons, caps)
     except ValueError as e:
         refuse("%s", e)
     if data["record"] != record.to_dict():
@@ -219,8 +338,11 @@ def replay_choice(comparisons, *, count=REPLAYS):
     return sorted(chosen)
 
 
-def scores(comparisons):
+def scores(comparisons, caps=None):
     """Each entry's score difference, challenger minus incumbent (tests over
-    baseline: below zero, the challenger made fewer tests), for the entries
-    where both testers finished."""
-    return [(c - i) / b for c, i, b in comparisons if c is not None and i is not None]
+    baseline: below zero, the challenger made fewer tests; `difference`),
+    a tester past its deadline scoring the cap of `caps` (by entry); an
+    entry with a timeout is left out when `caps` is None."""
+    return [difference(entry, caps[k] if caps else None)
+            for k, entry in enumerate(comparisons)
+            if caps is not None or None not in entry[:2]]

@@ -13,7 +13,9 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))   # also as tests.test_compare
 import support  # noqa: E402
+import betting  # noqa: E402
 import compare  # noqa: E402
+import compare_log  # noqa: E402
 import compare_state  # noqa: E402
 from group_testing import instances  # noqa: E402
 import sprt  # noqa: E402
@@ -48,6 +50,37 @@ class CommandTest(unittest.TestCase):
             "--state", state, *args, timeout=300)
         return status, support.lines_of(stdout), stderr, state
 
+    def test_the_real_testers_by_the_mean(self):
+        zeros = betting.run(betting.Settings(delta=0.05), [0.0] * 1000).comparisons
+        cases = [  # challenger, incumbent, options, decision, reason, W/L/D, most comparisons
+            ("splitting vs splitting", support.SPLITTING, support.SPLITTING, ("--delta", "0.05"),
+             "reject", "reject_bound", "0/0/%d" % zeros, 150),
+            ("calibration vs splitting", CALIBRATION, support.SPLITTING, (),
+             "accept", "accept_bound", "21/1/0", 60),
+            ("splitting vs calibration", support.SPLITTING, CALIBRATION, (),
+             "reject", "reject_bound", "1/21/0", 60)]
+        for name, challenger, incumbent, options, decision, reason, counts, most in cases:
+            with self.subTest(case=name):
+                status, out, err, _ = self.compare("--seed", SEED, *options,
+                                                   challenger=challenger, incumbent=incumbent)
+                self.assertEqual(status, 0, err)
+                self.assertEqual((out["decision"], out["reason"], out["W/L/D"], out["test"]),
+                                 (decision, reason, counts, "mean"))
+                total = sum(int(x) for x in counts.split("/"))
+                self.assertEqual(out["comparisons"], str(total))
+                self.assertLessEqual(total, most)
+                progress = [line for line in err.splitlines() if line.startswith("comparison: ")]
+                self.assertEqual(len(progress), total)
+                self.assertRegex(progress[-1], r"W/L/D: %s e_accept: \S+ e_reject: \S+ "
+                                 r"bounds: 20/20$" % counts)
+                self.assertRegex(out["score_difference"], r"^-?\d\.\d{4} \(95%% confidence "
+                                 r"sequence -?\d\.\d{4} to -?\d\.\d{4}, %d comparisons\)$"
+                                 % total)
+                diff = float(out["score_difference"].split()[0])
+                self.assertTrue(diff < -0.05 if decision == "accept" else diff >= 0, diff)
+                print("\n%s: %s after %s comparisons (W/L/D %s), score difference %s"
+                      % (name, decision, total, counts, out["score_difference"]))
+
     def test_the_real_testers(self):
         cases = [  # challenger, incumbent, decision, reason, W/L/D, most comparisons
             ("splitting vs splitting", support.SPLITTING, support.SPLITTING,
@@ -58,8 +91,8 @@ class CommandTest(unittest.TestCase):
              "reject", "lower_bound", "1/15/0", 40)]
         for name, challenger, incumbent, decision, reason, counts, most in cases:
             with self.subTest(case=name):
-                status, out, err, _ = self.compare("--seed", SEED, challenger=challenger,
-                                                   incumbent=incumbent)
+                status, out, err, _ = self.compare("--seed", SEED, "--test", "sign",
+                                                   challenger=challenger, incumbent=incumbent)
                 self.assertEqual(status, 0, err)
                 self.assertEqual((out["decision"], out["reason"], out["W/L/D"]),
                                  (decision, reason, counts))
@@ -76,7 +109,7 @@ class CommandTest(unittest.TestCase):
                               progress[-1])
                 diff = float(out["score_difference"].split()[0])
                 self.assertEqual(out["timeouts"], "challenger 0, incumbent 0")
-                self.assertRegex(out["score_difference"], r"^-?\d\.\d{4} \(95%% interval "
+                self.assertRegex(out["score_difference"], r"^-?\d\.\d{4} \(95%% confidence sequence "
                                  r"-?\d\.\d{4} to -?\d\.\d{4}, %d comparisons\)$" % total)
                 self.assertEqual(out["mmi"], "0.02")
                 self.assertTrue(diff < -0.05 if decision == "accept" else diff >= 0, diff)
@@ -97,7 +130,8 @@ def find(n, priors, test):
         self.assertEqual(status, 1, err)
         with open(log, encoding="utf-8") as f:
             self.assertEqual(f.read().splitlines()[1].split("\t")[1:],
-                             ["error", "2", "0.0000 [0.0000, 0.0000]", "-", "crash",
+                             ["error", "2", "%.4f [%.4f, %.4f]"
+                              % betting.confidence_sequence([0.0, 0.0]), "-", "crash",
                               "drops an item"])
         self.assertIn("wrong: comparison 3 (instance index 2 of seed 'compare-test', n=",
                       out["error"])
@@ -124,7 +158,7 @@ def find(n, priors, test):
     return honest(n, priors, test)
 """ % spin)
         status, out, err, state = self.compare("--seed", SEED, "--instance-timeout", "2",
-                                               challenger=looping)
+                                               "--test", "sign", challenger=looping)
         self.assertEqual(status, 0, err)
         self.assertIn("comparison: 2 instance: 1 challenger: timeout incumbent: ", err)
         lines = [line for line in err.splitlines() if line.startswith("comparison: ")]
@@ -135,13 +169,14 @@ def find(n, priors, test):
                          ("accept", "upper_bound", "19/2/0"))
         self.assertEqual(sprt.load_json(state)["comparisons"][1][0], None)
         # taken up again, the entry past the deadline is not run again
-        status, again, err, _ = self.compare("--instance-timeout", "2", state=state,
-                                             challenger=looping)
+        status, again, err, _ = self.compare("--instance-timeout", "2", "--test", "sign",
+                                             state=state, challenger=looping)
         self.assertEqual((status, again), (0, out), err)
         self.assertNotIn("comparisons 2,", err)
 
     def test_a_decided_state_runs_nothing_and_a_misfit_one_is_refused(self):
-        options = ("--min-sample", "5", "--draw-ceiling", "0.5", "--draw-alpha", "0.2")
+        options = ("--test", "sign", "--min-sample", "5", "--draw-ceiling", "0.5",
+                   "--draw-alpha", "0.2")
         status, out, err, state = self.compare("--seed", SEED, *options,
                                                challenger=support.SPLITTING)
         self.assertEqual((status, out["reason"], out["comparisons"]), (0, "draw_ceiling", "5"))
@@ -154,7 +189,10 @@ def find(n, priors, test):
                                 + "# edited\n")
         cases = [(("--alpha", "0.1") + options, support.SPLITTING,
                   "alpha is 0.05 there and 0.1 in this run; give --alpha 0.05 to go on with it"),
-                 ((), support.SPLITTING, "draw_ceiling is 0.5 there and 0.85 in this run"),
+                 (("--test", "sign"), support.SPLITTING,
+                  "draw_ceiling is 0.5 there and 0.85 in this run"),
+                 ((), support.SPLITTING, "the test is 'sign' there and 'mean' in this run; "
+                  "give --test sign to go on with it"),
                  (("--seed", "other") + options, support.SPLITTING,
                   "--seed 'other' differs from 'compare-test' saved there"),
                  (options, CALIBRATION, "the challenger is another version than the one this "
@@ -175,8 +213,10 @@ def find(n, priors, test):
         garbage = support.write(self, "state.json", "{not json")
         older = support.write(self, "state.json", json.dumps({"format": 1, "seed": "s"}))
         cases = [((), garbage, "is not JSON"),
-                 ((), older, "format 1, where this compare.py reads 2; start a new state file"),
+                 ((), older, "format 1, where this compare.py reads 3; start a new state file"),
                  (("--delta", "0.7"), os.path.join(folder, "s.json"),
+                  "delta must be in (0, 0.1], got 0.7"),
+                 (("--test", "sign", "--delta", "0.7"), os.path.join(folder, "s.json"),
                   "delta must be in [0.01, 0.5), got 0.7"),
                  (("--instance-timeout", "-1"), os.path.join(folder, "s.json"),
                   "--instance-timeout must be a positive number of seconds, got -1.0"),
@@ -196,7 +236,8 @@ def find(n, priors, test):
         self.assertEqual(sorted(os.listdir(folder)), [])
 
     def test_a_state_changed_by_hand_or_forged_is_refused(self):
-        status, out, err, state = self.compare("--seed", SEED, "--max-decisive", "3")
+        status, out, err, state = self.compare("--seed", SEED, "--test", "sign",
+                                               "--max-decisive", "3")
         self.assertEqual((status, out["reason"], out["W/L/D"]), (0, "max_decisive", "2/1/0"), err)
         real = sprt.load_json(state)
         self.assertEqual(real["digest"], compare_state.digest(real))
@@ -224,19 +265,21 @@ def find(n, priors, test):
                               "reason": "upper_bound"}
             data["next_comparison"] = 18
 
+        sign3 = ("--test", "sign", "--max-decisive", "3")
         cases = [
             (lambda d: settings(d, alpha=0.2), False, (),
              "its content does not match its digest: it was changed after compare.py wrote it"),
-            (lambda d: settings(d, alpha=0.2), True, ("--max-decisive", "3"),
+            (lambda d: settings(d, alpha=0.2), True, sign3,
              "alpha is 0.2 there and 0.05 in this run"),
-            (lambda d: d.update(seed="another"), True, ("--max-decisive", "3"),
+            (lambda d: d.update(seed="another"), True, sign3,
              "comparison 1, [%d, %d, %d], is not one of instance 0 of the seed 'another'"
              % tuple(real["comparisons"][0])),
             (lambda d: d["record"].update(wins=17, decision="accept", reason="upper_bound"),
-             True, ("--max-decisive", "3"), "is not the one its 3 comparisons give"),
-            (extend, True, ("--max-decisive", "3"),
+             True, sign3, "is not the one its 3 comparisons give"),
+            (extend, True, sign3,
              "the test had decided (accept) at comparison 3, yet the file holds 4"),
-            (seventeen, True, (), "does not come out again: the challenger makes ")]
+            (seventeen, True, ("--test", "sign"),
+             "does not come out again: the challenger makes ")]
         for change, seal, args, words in cases:
             with self.subTest(words=words):
                 path = forged(change, seal=seal)
@@ -258,7 +301,8 @@ def find(n, priors, test):
                                            result)
         self.assertEqual(status, 0, err)
         status, small, err, _ = self.compare("--seed", SEED, "--log", log, "--description",
-                                             "skips one test", challenger=nudge)
+                                             "skips one test", "--test", "sign",
+                                             challenger=nudge)
         self.assertEqual(status, 0, err)
         self.assertTrue(small["decision"].startswith("accept (below the MMI: the mean score "
                                                      "falls by 0.0"), small["decision"])
@@ -270,9 +314,9 @@ def find(n, priors, test):
         done = subprocess.run(["git", "-C", support.ROOT, "rev-parse", "--short", "HEAD"],
                               capture_output=True, text=True)
         commit = done.stdout.strip() if done.returncode == 0 else "-"
-        mean, low, high = (float(x) for x in out["score_difference"].replace("(95% interval",
+        mean, low, high = (float(x) for x in out["score_difference"].replace("(95% confidence sequence",
                            "").replace("to", "").replace(",", " ").split()[:3])
-        self.assertEqual(rows[1], [commit, "accept", "19", "%.4f [%.4f, %.4f]" % (mean, low, high),
+        self.assertEqual(rows[1], [commit, "accept", "22", "%.4f [%.4f, %.4f]" % (mean, low, high),
                                    "0.799636", "keep", "groups by prior mass and splits"])
         self.assertEqual(rows[2][0], "-")                 # a tester outside any repository
         self.assertEqual(rows[2][1:3], ["accept_below_mmi", small["comparisons"]])
@@ -378,17 +422,18 @@ def find(n, priors, test):
         self.wait_for(state, 3)
         proc.send_signal(signal.SIGKILL)
         self.assertEqual(proc.wait(timeout=60), -signal.SIGKILL)
-        saved = sprt.load_json(state)["record"]
-        done = sum(saved[k] for k in ("wins", "losses", "draws"))
+        saved_state = sprt.load_json(state)
+        saved, done = saved_state["record"], len(saved_state["comparisons"])
+        counts = compare_log.wld(None, saved_state["comparisons"])
+        self.assertEqual(saved["comparisons"], done)
         self.assertGreaterEqual(done, 3)
         self.assertEqual(saved["decision"], "continue")
         os.unlink(marker)
 
         status, stdout, stderr = support.run_command(self, *args, "--state", state)
         self.assertEqual(status, 0, stderr)
-        self.assertIn("compare: resuming %s at comparison %d, W/L/D %d/%d/%d"
-                      % (state, done + 1, saved["wins"], saved["losses"], saved["draws"]),
-                      stderr)
+        self.assertIn("compare: resuming %s at comparison %d, W/L/D %s"
+                      % (state, done + 1, counts), stderr)
         self.assertIn("ran again with the same tests", stderr)
         numbers = [int(line.split()[1]) for line in stderr.splitlines()
                    if line.startswith("comparison: ")]
@@ -400,9 +445,9 @@ def find(n, priors, test):
         self.assertEqual(status, 0)
         for key in ("decision", "W/L/D", "comparisons", "score_difference"):
             self.assertEqual(out[key], fresh[key], key)
-        self.assertEqual((out["decision"], out["W/L/D"]), ("accept", "18/1/0"))
-        print("\nkilled after %d comparisons (W/L/D %d/%d/%d), resumed to %s after %d"
-              % (done, saved["wins"], saved["losses"], saved["draws"], out["decision"], total))
+        self.assertEqual((out["decision"], out["W/L/D"]), ("accept", "21/1/0"))
+        print("\nkilled after %d comparisons (W/L/D %s), resumed to %s after %d"
+              % (done, counts, out["decision"], total))
 
 
 if __name__ == "__main__":

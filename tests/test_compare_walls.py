@@ -32,7 +32,7 @@ READER = os.path.join(support.TESTERS, "reader.py")
 SABOTEUR = os.path.join(support.TESTERS, "saboteur.py")
 CALIBRATION = os.path.join(support.GRADER, "group_testing", "calibration.py")
 # identical testers end at the draw ceiling; these settings get there in 10
-QUICK = ("--draw-ceiling", "0.5", "--draw-alpha", "0.05", "--min-sample", "10")
+QUICK = ("--test", "sign", "--draw-ceiling", "0.5", "--draw-alpha", "0.05", "--min-sample", "10")
 
 
 class WallsTest(unittest.TestCase):

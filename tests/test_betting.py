@@ -1,0 +1,151 @@
+"""grader/betting.py: the mean test's decisions and error rates, and the
+confidence sequence's coverage, simulated in process on the differences of
+real tester pairs (group_testing/pairs.py); and grader/compare.py's new
+rules run for real: the mean test on the pairs built to fool a sign test,
+three timeouts in a row, the public seeds."""
+
+import os
+import random
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import support  # noqa: E402
+import betting  # noqa: E402
+from group_testing import instances, pairs  # noqa: E402
+
+SEED = "compare-test"
+COUNT = 600            # instances the pools are computed on
+
+
+def pool_of(challenger, incumbent=pairs.SPLITTING):
+    items = instances.draw(COUNT, pairs.SEED)
+    return pairs.differences(pairs.load(challenger), pairs.load(incumbent), items)
+
+
+class DecisionTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.fix = pool_of(pairs.ALONE)
+        cls.ninety = pool_of(pairs.NINETY)
+        cls.near = pool_of("tests/testers/posterior.py", "tests/testers/informed.py")
+
+    def test_the_pairs_are_what_they_are_built_to_be(self):
+        nonzero = sum(d != 0 for d in self.fix) / len(self.fix)
+        self.assertTrue(0.02 < nonzero < 0.08 and sum(self.fix) < 0, nonzero)
+        wins = sum(d < 0 for d in self.ninety) / len(self.ninety)
+        self.assertTrue(wins > 0.85 and sum(self.ninety) > 0, wins)
+
+    def test_identical_testers_are_rejected(self):
+        record = betting.run(betting.Settings(), [0.0] * 5000)
+        self.assertEqual((record.decision, record.reason), ("reject", "reject_bound"))
+        self.assertLess(record.comparisons, 1500)
+        self.assertEqual(record.e_accept, 1.0)         # zeros never move it
+
+    def test_the_5_percent_fix_is_accepted_and_the_90_percent_winner_never(self):
+        for name, pool, most, least in (("5% fix", self.fix, 10, 9),
+                                        ("90% winner", self.ninety, 0, 0)):
+            with self.subTest(pair=name):
+                accepted = 0
+                for seed in range(10):
+                    rng = random.Random("%s/%d" % (name, seed))
+                    record = betting.run(betting.Settings(),
+                                         (rng.choice(pool) for _ in range(5000)))
+                    accepted += record.decision == "accept"
+                self.assertTrue(least <= accepted <= most, accepted)
+
+    def test_error_rates_and_coverage_on_null_pairs(self):
+        settings = betting.Settings()
+        runs = 150
+        slack = 3 * (0.05 * 0.95 / runs) ** 0.5
+        for target, wrong in ((0.0, "accept"), (-settings.delta, "reject")):
+            with self.subTest(target=target):
+                found = betting.simulate(settings, betting.shifted(self.near, target),
+                                         runs=runs, seed="null/%r" % target)
+                self.assertAlmostEqual(found["m"], target, places=12)
+                rate = found["accept"] if wrong == "accept" else 1 - found["accept"]
+                self.assertLessEqual(rate, 0.05 + slack, found)
+                self.assertGreaterEqual(found["coverage"], 0.95 - slack, found)
+
+    def test_coverage_at_the_stop_conditional_on_accept(self):
+        for name, pool in (("5% fix", self.fix), ("near", self.near)):
+            with self.subTest(pair=name):
+                found = betting.simulate(betting.Settings(), betting.shifted(pool, -0.0025),
+                                         runs=100, seed="coverage/" + name)
+                self.assertGreater(found["accept"], 0.1, found)
+                self.assertGreaterEqual(found["coverage_accepted"], 0.9, found)
+
+    def test_the_confidence_sequence_by_hand(self):
+        self.assertIsNone(betting.confidence_sequence([]))
+        mean, low, high = betting.confidence_sequence([0.0] * 400)
+        self.assertEqual(mean, 0.0)
+        self.assertTrue(-0.05 < low < 0 < high < 0.05, (low, high))
+        self.assertAlmostEqual(low, -high, places=9)
+        self.assertTrue(betting.covers([0.0] * 400, 0.0))
+        self.assertFalse(betting.covers([0.0] * 400, 0.1))
+        mean, low, high = betting.confidence_sequence([5.0, -5.0, 0.5, 0.5])   # clipped
+        self.assertEqual(mean, 0.25)
+        self.assertEqual(betting.text([]), "-")
+        self.assertRegex(betting.text([0.1, 0.2]), r"^0\.1500 \(95% confidence sequence "
+                         r"-?\d\.\d{4} to \d\.\d{4}, 2 comparisons\)$")
+
+    def test_bad_settings_are_named_and_a_decided_record_takes_no_more(self):
+        for values, words in (({"alpha": 0.7}, "alpha must be in (0, 0.5), got 0.7"),
+                              ({"delta": 0.0}, "delta must be in (0, 0.1], got 0.0"),
+                              ({"max_comparisons": 0}, "max_comparisons must be an integer")):
+            with self.subTest(values=values):
+                with self.assertRaises(betting.SettingsError) as caught:
+                    betting.Settings(**values)
+                self.assertIn(words, str(caught.exception))
+        record = betting.run(betting.Settings(max_comparisons=3), [0.0] * 3)
+        self.assertEqual((record.decision, record.reason), ("reject", "max_comparisons"))
+        with self.assertRaises(RuntimeError):
+            record.add(0.0)
+
+
+class CommandTest(unittest.TestCase):
+    def compare(self, challenger, incumbent, *args):
+        state = os.path.join(support.tmpdir(self), "state.json")
+        status, stdout, stderr = support.run_command(
+            self, "grader/compare.py", "--challenger", challenger, "--incumbent", incumbent,
+            "--state", state, *args, timeout=600)
+        return status, support.lines_of(stdout), stderr
+
+    def test_the_5_percent_fix_is_accepted_and_the_90_percent_winner_rejected(self):
+        fix = support.write(self, "fix.py", pairs.ALONE)
+        ninety = support.write(self, "ninety.py", pairs.NINETY)
+        for name, challenger, args, decision in (
+                ("5% fix", fix, (), "accept"),
+                ("90% winner", ninety, ("--delta", "0.02"), "reject")):
+            with self.subTest(pair=name):
+                status, out, err = self.compare(challenger, support.SPLITTING, "--seed", SEED,
+                                                *args)
+                self.assertEqual(status, 0, err)
+                self.assertEqual(out["decision"], decision, out)
+                print("\n%s: %s after %s comparisons (W/L/D %s), %s"
+                      % (name, decision, out["comparisons"], out["W/L/D"],
+                         out["score_difference"]))
+
+    def test_three_timeouts_in_a_row_reject(self):
+        spin = [instances.draw_instance(SEED, k)["n"] for k in range(3)]
+        looping = support.write(self, "looping.py", "def find(n, priors, test):\n"
+                                "    while n in %r:\n        pass\n    return []\n" % (spin,))
+        status, out, err = self.compare(looping, support.SPLITTING, "--seed", SEED,
+                                        "--instance-timeout", "1")
+        self.assertEqual(status, 0, err)
+        self.assertEqual((out["decision"], out["reason"], out["comparisons"]),
+                         ("reject", "timeouts: the challenger passed its deadline on 3 "
+                          "comparisons in a row", "3"))
+        self.assertEqual(out["timeouts"], "challenger 3, incumbent 0")
+
+    def test_the_public_seeds_are_refused_by_name(self):
+        for seed in ("group-testing-sample", "group-testing-500"):
+            with self.subTest(seed=seed):
+                status, out, err = self.compare(support.SPLITTING, support.SPLITTING,
+                                                "--seed", seed)
+                self.assertEqual((status, out), (2, {}))
+                self.assertIn("--seed %r is the" % seed, err)
+
+
+if __name__ == "__main__":
+    unittest.main()
