@@ -15,7 +15,7 @@ surprise. The figures are those of result.json, rounded as it rounds them.
 With --against OTHER, a result of the same set (the same instances, by
 index), each instance is compared: a win has fewer tests than in OTHER, a
 loss more, a draw as many. It prints `W/L/D`, `mean_difference` (the mean
-of this result's score minus OTHER's: below 0 is better) and its 95%
+of this result's score minus OTHER's: below 0 is better) and its fixed-sample 95%
 interval, Student's t on the paired differences, and the instances that
 lost most, rows starting `lost_most:`.
 
