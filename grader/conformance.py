@@ -4,10 +4,14 @@
     python3 grader/conformance.py --worker http://127.0.0.1:8080 --oracle-port 8081
 
 It serves its own oracle with a small known instance and prints one line a
-rule, `RULE: pass — what was seen` (or `fail`, or `skip` with the rule that
-kept it from being checked), then `rules: N`, `passed: N`, `failed: N` and
-`skipped: N`. Exit status: 0 when no rule failed, 1 when one did, 2 when
-the check could not run (a bad option, a worker that never listens).
+rule, `RULE: pass [MUST 1.0] — what was seen` (or `fail`, or `skip` with the
+rule that kept it from being checked, or the later version that brought
+it), then `rules: N`, `passed: N`, `failed: N`, `skipped: N`, `contract:
+V` (the version checked: the worker's, from its /health, at most this
+check's), `conforms: yes|no` (yes when no MUST failed) and a `warning:`
+line for each SHOULD that failed. Exit status: 0 when it conforms, 1 when
+a MUST failed, 2 when the check could not run (a bad option, a worker that
+never listens).
 
 --worker-command starts the worker (split as a shell would, run without
 one) on a free loopback port, with AR_ORACLE_URL, AR_WORKER_HOST and
@@ -95,6 +99,7 @@ class Checker(RequestRules):
         self.url, self.oracle, self.command = url, oracle, command
         self.errors = []            # 4xx replies seen, for error_json
         self._known = None
+        self.spoken = rules.FIRST   # the worker's version, once `health` has read it
 
     # ---- helpers ----
 
@@ -118,11 +123,19 @@ class Checker(RequestRules):
 
     # ---- the rules, in the order they are checked ----
 
+    def checked(self):
+        """The version the worker is checked against: its own, at most ours."""
+        return min((self.spoken, rules.CONTRACT), key=rules.version)
+
     def health(self):
         reply = self.send(get(b"/health"))
-        ok = reply.status == status("healthy") and json_of(reply) == {"ok": True} and \
-            is_json(reply)
-        return ok, described(reply)
+        body = json_of(reply) if type(json_of(reply)) is dict else {}
+        spoken = body.get("contract", rules.FIRST)
+        ok = reply.status == status("healthy") and body.get("ok") is True and \
+            is_json(reply) and rules.version(spoken) is not None
+        if ok:
+            self.spoken = spoken
+        return ok, "%s (contract %s)" % (described(reply), spoken if ok else "unknown")
 
     def port_zero(self):
         if self.command is None:
@@ -235,7 +248,9 @@ class Checker(RequestRules):
     RULES = (   # (name: the method that checks it, the rules it needs)
         ("health", ()), ("port_zero", ("health",)), ("oracle_token", ()),
         ("solve", ("oracle_token",)), ("one_test_a_request", ("oracle_token",)),
-        ("solve_request_forms", ("oracle_token",)), ("oracle_refusal", ()),
+        ("solve_request_forms", ("oracle_token",)),
+        ("deadline_key", ("health", "oracle_token")),     # health: the worker's version
+        ("unknown_keys", ("health", "oracle_token")), ("oracle_refusal", ()),
         ("slow_test", ("oracle_token",)), ("request_line_400", ()), ("path_404", ()),
         ("method_405", ()), ("length_411", ()), ("size_413", ()), ("stalled_408", ()),
         ("truncated_400", ()), ("json_400", ()), ("fields_400", ()), ("token_400", ()),
@@ -251,6 +266,9 @@ class Checker(RequestRules):
             failed = [need for need in needs if outcome.get(need) != "pass"]
             if failed:
                 result = ("skip", "needs %s, which did not pass" % ", ".join(failed))
+            elif not rules.applies(rules.check(name), self.checked()):
+                result = ("skip", "since %s; the worker speaks contract %s" % (
+                    rules.check(name).since, self.spoken))
             else:
                 try:
                     ok, seen = getattr(self, name)()
@@ -303,16 +321,30 @@ def check(*, url=None, command=None, oracle_host="127.0.0.1", oracle_port=0, out
         if command is not None:
             proc, url = workers.start(command, oracle_url=oracle.url, log=log)
         workers.wait_listening(proc, url, timeout=START_TIMEOUT)
-        results = Checker(url, oracle, command=command).run()
+        checker = Checker(url, oracle, command=command)
+        results = checker.run()
     finally:
         if proc is not None:
             workers.stop(proc)
         oracle.stop()
+    warnings = []
     for name, outcome, seen in results:
-        out.write("%s: %s \u2014 %s\n" % (name, outcome, seen))
+        row = rules.check(name)
+        line = "%s: %s [%s %s] \u2014 %s\n" % (name, outcome, row.mark, row.since, seen)
+        out.write(line)
+        if outcome == "fail" and row.mark == "SHOULD":
+            warnings.append("warning: " + line)
     counts = [sum(r[1] == k for r in results) for k in ("pass", "fail", "skip")]
     out.write("rules: %d\npassed: %d\nfailed: %d\nskipped: %d\n" % (len(results), *counts))
+    out.write("contract: %s\nconforms: %s\n%s" % (
+        checker.checked(), "yes" if conforms(results) else "no", "".join(warnings)))
     return results
+
+
+def conforms(results):
+    """Whether no MUST failed among `results` (Checker.run's)."""
+    return not any(outcome == "fail" and rules.check(name).mark == "MUST"
+                   for name, outcome, _ in results)
 
 
 def main(argv=None):
@@ -345,7 +377,7 @@ def main(argv=None):
             sys.stderr.write("conformance: cannot check: %s\n" % e)
             _show_log(log)
             return 2
-        if any(outcome == "fail" for _, outcome, _ in results):
+        if not conforms(results):
             _show_log(log)
             return 1
     return 0

@@ -22,6 +22,8 @@ STALL_WAIT = rules.BODY_TIMEOUT + 8.0   # seconds to wait for the 408 of a stall
 N = 64                  # items of the known instance (conformance.py's)
 PRIORS = [round(0.004 + 0.3 * ((i * 37) % N) / N, 6) for i in range(N)]
 PRIORS[9] = 1.5e-05     # written with an exponent in JSON
+DEADLINE = 30.0         # seconds, the `deadline` of a /solve in `deadline_key`
+UNKNOWN = {"hint": [1, {"x": None}], "z-later": "a key of a later contract"}   # `unknown_keys`
 
 
 def status(cause):
@@ -54,6 +56,7 @@ def described(reply):
     if reply.status is None:
         return reply.error
     body = reply.body[:120].decode("utf-8", "replace")
+    body = body.replace("\r", "\\r").replace("\n", "\\n")     # one line a rule
     return "%d %s" % (reply.status, body + ("..." if len(reply.body) > 120 else ""))
 
 
@@ -97,6 +100,15 @@ class RequestRules:
                 return False, "%s: want anything but %d, got %s" % (label, status,
                                                                     described(reply))
         return True, "not %d for: %s" % (status, ", ".join(cases))
+
+    def deadline_key(self):
+        reply, _ = self.solve_known(solve_body("@TOKEN@", deadline=DEADLINE))
+        return reply.status == 200, "with \"deadline\": %g: %s" % (DEADLINE, described(reply))
+
+    def unknown_keys(self):
+        reply, _ = self.solve_known(solve_body("@TOKEN@", **UNKNOWN))
+        return reply.status == 200, "with %s: %s" % (json.dumps(UNKNOWN)[1:-1],
+                                                     described(reply))
 
     def request_line_400(self):
         return self.statuses({"garbage": b"GARBAGE\r\n\r\n", "two words": b"GET /health\r\n\r\n",
@@ -164,7 +176,7 @@ class RequestRules:
 
     def fields_400(self):
         return self.statuses({label: post(body) for label, body in {
-            "another key": solve_body("x", extra=1), "no token": b'{"n":1,"priors":[0.5]}',
+            "no token": b'{"n":1,"priors":[0.5]}', "no n": b'{"token":"x","priors":[0.5]}',
             "an array": b"[]", "n 0": solve_body("x", n=0, priors=[]),
             "n 513": solve_body("x", n=513, priors=[0.5] * 513),
             "n true": solve_body("x", n=True, priors=[0.5]),
@@ -173,7 +185,10 @@ class RequestRules:
             "prior 0": solve_body("x", n=1, priors=[0.0]),
             "prior 1": solve_body("x", n=1, priors=[1]),
             "prior true": solve_body("x", n=1, priors=[True]),
-            "prior text": solve_body("x", n=1, priors=["0.5"])}.items()}, status("fields"))
+            "prior text": solve_body("x", n=1, priors=["0.5"]),
+            "deadline 0": solve_body("x", n=1, priors=[0.5], deadline=0),
+            "deadline text": solve_body("x", n=1, priors=[0.5], deadline="10")}.items()},
+            status("fields"))
 
     def token_400(self):
         ok, seen = self.statuses({label: post(solve_body(token)) for label, token in {

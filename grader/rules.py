@@ -4,19 +4,28 @@ each cause, and the verdict the grader draws from a worker's reply.
 CONTRACT.md shows these tables as this module prints them, and the tests
 check that it does, so the text and the code cannot drift apart:
 
-    python3 grader/rules.py            # the three tables, in Markdown
+    python3 grader/rules.py            # the four tables, in Markdown
 
 The conformance check (grader/conformance.py) and the tests of the oracle
 read their expected statuses from here, by a row's `cause`:
 
     rules.worker("too_large").status   # 413
     rules.oracle("over_cap").counted   # True
+    rules.check("port_zero").mark      # "MUST"
 
-A cause that is not in a table raises KeyError naming it.
+Each row of the worker's side carries its mark, MUST (grading depends on
+it) or SHOULD (HTTP hygiene for requests the grader never sends), and the
+contract version that introduced it; a worker is checked against the rules
+of the version it speaks. A cause that is not in a table raises KeyError
+naming it.
 """
 
 import collections
+import re
 import sys
+
+CONTRACT = "1.1"            # the contract's version (CONTRACT.md, its change log)
+FIRST = "1.0"               # the version of a worker that says none
 
 # ---- the worker's limits (harness/worker.py keeps its own copy; a test compares)
 MAX_N = 512                 # items of an instance at most
@@ -32,19 +41,21 @@ REPLY_MAX = 1 << 20         # bytes of a worker's reply body the grader reads at
 LISTENING = "worker: listening on "   # the stderr line a worker writes once it listens
 ORACLE_URL_DEFAULT = "http://127.0.0.1:8081/"   # AR_ORACLE_URL when it is not set
 
-Worker = collections.namedtuple("Worker", "cause text status runs_find closes verdict")
+Worker = collections.namedtuple("Worker", "cause text status runs_find closes verdict mark since",
+                                defaults=("SHOULD", FIRST))
 Oracle = collections.namedtuple("Oracle", "cause text status counted closes verdict")
 Verdict = collections.namedtuple("Verdict", "cause status body verdict")
+Check = collections.namedtuple("Check", "name mark since text")
 
 WORKER = (
     Worker("healthy", "`GET /health` once the worker takes requests", 200, False, False,
-           "the run starts"),
+           "the run starts", "MUST"),
     Worker("answered", "`POST /solve`: `find` returned an answer JSON can encode", 200, True,
-           False, "the answer is checked"),
+           False, "the answer is checked", "MUST"),
     Worker("unencodable", "`find` returned what JSON cannot encode", 422, True, False,
-           "`schema`"),
+           "`schema`", "MUST"),
     Worker("tester_raised", "`find` raised (an oracle refusal included), or the tester "
-           "failed to load", 500, True, False, "`no_answer`"),
+           "failed to load", 500, True, False, "`no_answer`", "MUST"),
     Worker("request_line", "a request line that is not `METHOD PATH HTTP/1.x`, or is empty",
            400, False, True, "`no_answer`"),
     Worker("line_too_long", "a request line over 65,536 bytes", 414, False, True,
@@ -63,10 +74,10 @@ WORKER = (
            "`no_answer`"),
     Worker("not_json", "a body that is not strict JSON in UTF-8 (no BOM, no UTF-16)", 400,
            False, True, "`no_answer`"),
-    Worker("fields", "keys other than `token`, `n`, `priors` and `deadline`; a `deadline` "
-           "not a number in (0, 86400]; `n` not an integer in 1..512; "
-           "`priors` not `n` numbers strictly between 0 and 1", 400, False, True,
-           "`no_answer`"),
+    Worker("fields", "not an object with the keys `token`, `n` and `priors` (others are "
+           "ignored); `n` not an integer in 1..512; `priors` not `n` numbers strictly "
+           "between 0 and 1; a `deadline` not a number in (0, 86400] (since 1.1)", 400, False,
+           True, "`no_answer`"),
     Worker("token", "a token that is not 1 to 256 visible ASCII characters", 400, False,
            True, "`no_answer`"),
 )
@@ -123,6 +134,65 @@ VERDICTS = (
             "`no_answer`"),
 )
 
+CHECKS = (  # the conformance check's rules (grader/conformance.py), in the order it checks them
+    Check("health", "MUST", FIRST, "`GET /health` answers 200 with a JSON object whose `ok` "
+          "is true (other keys ignored); `contract`, when there, a version such as `\"1.1\"`"),
+    Check("port_zero", "MUST", FIRST, "started on port 0, the worker writes `worker: "
+          "listening on http://HOST:PORT` on stderr with the port it got"),
+    Check("oracle_token", "MUST", FIRST, "the tests of a `/solve` reach the oracle with its "
+          "token in `Authorization: Bearer`"),
+    Check("solve", "MUST", FIRST, "a `/solve` as the grader writes it gets 200 `{\"answer\": "
+          "...}` with the tester's answer"),
+    Check("one_test_a_request", "MUST", FIRST, "each test is one request, made when the "
+          "tester makes it: no retry, batch or cache"),
+    Check("solve_request_forms", "MUST", FIRST, "a `/solve` with its keys in another order, "
+          "JSON whitespace, or priors with exponents gets 200"),
+    Check("deadline_key", "MUST", "1.1", "a `/solve` with a `deadline` gets 200"),
+    Check("unknown_keys", "MUST", "1.1", "a `/solve` with a key the worker does not know "
+          "gets 200: the key is ignored"),
+    Check("oracle_refusal", "MUST", FIRST, "a tester failed by an oracle refusal gets 500 "
+          "whose `error` names the oracle's status"),
+    Check("slow_test", "MUST", FIRST, "a test answered 1.5 s late still gets its answer: no "
+          "deadline of the worker's own below the instance's"),
+    Check("request_line_400", "SHOULD", FIRST, "a bad or empty request line gets 400"),
+    Check("path_404", "SHOULD", FIRST, "another path (`GET /solve`, `POST /health`) gets 404"),
+    Check("method_405", "SHOULD", FIRST, "a method but `GET` and `POST` gets 405"),
+    Check("length_411", "SHOULD", FIRST, "a missing, repeated or malformed `Content-Length`, "
+          "or a `Transfer-Encoding`, gets 411"),
+    Check("size_413", "SHOULD", FIRST, "a `Content-Length` over 16,640 gets 413"),
+    Check("stalled_408", "SHOULD", FIRST, "a body not all there 2 s after the header lines "
+          "gets 408"),
+    Check("truncated_400", "SHOULD", FIRST, "a body cut short by the client gets 400"),
+    Check("json_400", "SHOULD", FIRST, "a body not strict JSON in UTF-8 gets 400"),
+    Check("fields_400", "SHOULD", FIRST, "a bad value of a key the worker knows gets 400"),
+    Check("token_400", "SHOULD", FIRST, "a token not 1 to 256 visible ASCII characters gets "
+          "400"),
+    Check("line_414", "SHOULD", FIRST, "a request line over 65,536 bytes gets 414"),
+    Check("headers_431", "SHOULD", FIRST, "over 99 header lines, or one over 65,536 bytes, "
+          "gets 431"),
+    Check("errors_close", "SHOULD", FIRST, "a 4xx says `Connection: close` and closes"),
+    Check("error_json", "SHOULD", FIRST, "a 4xx is JSON `{\"error\": text}` naming the bad "
+          "value"),
+    Check("keeps_serving", "MUST", FIRST, "after all of these, `/health` and `/solve` still "
+          "answer"),
+    Check("abandoned_solve", "MUST", FIRST, "after a `/solve` the grader left at its "
+          "deadline, the worker keeps serving"),
+)
+_VERSION = re.compile(r"(0|[1-9][0-9]{0,5})\.(0|[1-9][0-9]{0,5})")
+
+
+def version(text):
+    """(major, minor) of a version written `MAJOR.MINOR`, as "1.1"; None for
+    anything else."""
+    match = _VERSION.fullmatch(text) if type(text) is str else None
+    return None if match is None else (int(match[1]), int(match[2]))
+
+
+def applies(row, spoken):
+    """Whether `row` (a Worker or Check) binds a worker speaking `spoken`
+    ("1.0"): it came in that version or an earlier one."""
+    return version(row.since) <= version(spoken)
+
 
 def _find(table, cause):
     for row in table:
@@ -147,6 +217,15 @@ def verdict(cause):
     return _find(VERDICTS, cause)
 
 
+def check(name):
+    """The conformance rule `name`; KeyError names an unknown one."""
+    for row in CHECKS:
+        if row.name == name:
+            return row
+    raise KeyError("no conformance rule %r; the rules are %s"
+                   % (name, ", ".join(row.name for row in CHECKS)))
+
+
 def _yes(flag):
     return "yes" if flag else "no"
 
@@ -161,15 +240,17 @@ def markdown():
     """{table name: its Markdown text}, as CONTRACT.md shows them."""
     return {
         "worker": _table(("cause", "status", "`find` runs", "connection closes",
-                          "the grader's verdict"),
-                         [(r.text, r.status, _yes(r.runs_find), _yes(r.closes), r.verdict)
-                          for r in WORKER]),
+                          "the grader's verdict", "mark", "since"),
+                         [(r.text, r.status, _yes(r.runs_find), _yes(r.closes), r.verdict,
+                           r.mark, r.since) for r in WORKER]),
         "oracle": _table(("cause", "status", "counted", "connection closes",
                           "the grader's verdict"),
                          [(r.text, r.status, _yes(r.counted), _yes(r.closes), r.verdict)
                           for r in ORACLE]),
         "verdicts": _table(("reply status", "reply body", "the grader's verdict"),
                            [(r.status, r.body, r.verdict) for r in VERDICTS]),
+        "checks": _table(("rule", "mark", "since", "what it checks"),
+                         [("`%s`" % r.name, r.mark, r.since, r.text) for r in CHECKS]),
     }
 
 

@@ -2,8 +2,9 @@
 
     AR_ORACLE_URL=http://grader:8081/ python3 harness/worker.py
 
-GET /health answers 200 once the worker listens. POST /solve takes
-{"token", "n", "priors"} and an optional "deadline" in seconds (shortly
+GET /health answers 200 {"ok": true, "contract": CONTRACT} once the worker
+listens. POST /solve takes {"token", "n", "priors"}, ignoring keys it does
+not know, and an optional "deadline" in seconds (shortly
 before it, the worker prints every thread's stack on stderr, so a tester
 that hangs shows where), calls find(n, priors, test) and answers
 {"answer": ...}; each call of test is one POST to AR_ORACLE_URL with the
@@ -37,6 +38,7 @@ import time
 import traceback
 import urllib.parse
 
+CONTRACT = "1.1"         # the version of CONTRACT.md this worker speaks
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_TESTER = os.path.join(HERE, os.pardir, "src", "tester.py")
 TRACE_CHARS = 2000       # characters of a traceback's end sent to the grader
@@ -301,7 +303,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def do_GET(self):
         if self.path == "/health":
-            self.reply(200, {"ok": True})
+            self.reply(200, {"ok": True, "contract": CONTRACT})
         else:
             self.reply(404, {"error": "no such path for GET: %r" % self.path[:80]})
 
@@ -340,7 +342,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         except (ValueError, RecursionError) as e:
             raise BadRequest(400, "not JSON: %s" % e) from None
         fields = ("token",) + self.server.FIELDS
-        if type(request) is not dict or sorted(set(request) - {"deadline"}) != sorted(fields):
+        if type(request) is not dict or not set(fields) <= set(request):  # others ignored
             raise BadRequest(400, "the body must be an object with the keys %s, and deadline "
                              "or not, got %s" % (_and(fields), shown(request)))
         deadline = request.get("deadline")

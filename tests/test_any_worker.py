@@ -2,7 +2,8 @@
 (--worker-url, with the oracle on --oracle-port) or one it starts from a
 command (--worker-command, on free ports given in AR_ORACLE_URL,
 AR_WORKER_HOST and AR_WORKER_PORT). With the reference worker, either gives
-the very bytes of a plain run."""
+the very bytes of a plain run; so does a worker frozen at contract 1.0,
+which refuses the `deadline` it never heard of: the grader sends it none."""
 
 import os
 import sys
@@ -11,6 +12,7 @@ import unittest
 import support
 
 REFERENCE = support.REFERENCE
+FROZEN = os.path.join(support.ROOT, "tests", "workers", "contract_1_0.py")   # contract 1.0
 LIMIT = "5"             # instances of the sample graded in each run
 
 
@@ -34,6 +36,13 @@ class AnyWorkerTest(unittest.TestCase):
     def test_a_worker_command_gives_the_bytes_of_a_plain_run(self):
         status, output, blob = self.run_local("--worker-command", " ".join(REFERENCE))
         self.assertEqual(status, 0, output)
+        self.assertEqual(blob, self.run_local()[2])
+
+    def test_a_worker_of_contract_1_0_is_valid_at_the_reference_s_very_score(self):
+        status, output, blob = self.run_local("--worker-command",
+                                              "%s %s" % (sys.executable, FROZEN))
+        self.assertEqual(status, 0, output)
+        self.assertEqual(support.lines_of(output)["status"], "valid")
         self.assertEqual(blob, self.run_local()[2])
 
     def test_a_worker_command_that_never_listens_is_no_answer(self):

@@ -1,6 +1,8 @@
-"""grader/conformance.py: the reference worker passes every rule, as a
-command and at a URL; each broken worker of tests/workers fails its own rule
-and no other; bad options and workers that never listen are named. And
+"""grader/conformance.py: the reference worker passes every rule, MUST and
+SHOULD, as a command and at a URL; each broken worker of tests/workers fails
+its own rule and no other, and conforms only when that rule is a SHOULD;
+the worker frozen at contract 1.0 conforms, its failed SHOULDs listed as
+warnings; bad options and workers that never listen are named. And
 grader/arh_grader/workers.py, which starts worker commands and kills them."""
 
 import concurrent.futures
@@ -12,10 +14,12 @@ import unittest
 
 import support
 import conformance
+import rules as contract_rules
 from arh_grader import workers
 
 WORKERS = os.path.join(support.ROOT, "tests", "workers")
 REFERENCE = support.REFERENCE
+FROZEN = os.path.join(WORKERS, "contract_1_0.py")   # a worker of contract 1.0, not broken
 PARALLEL = 12           # broken workers checked at once (most of the time is waiting)
 GONE_WAIT = 5.0         # seconds a killed process may take to disappear
 
@@ -23,7 +27,7 @@ GONE_WAIT = 5.0         # seconds a killed process may take to disappear
 def broken_workers():
     """{rule: path} of the broken workers."""
     return {name[:-3]: os.path.join(WORKERS, name) for name in sorted(os.listdir(WORKERS))
-            if name.endswith(".py") and name != "base.py"}
+            if name.endswith(".py") and name != "base.py" and not name.startswith("contract_")}
 
 
 def outcomes(stdout):
@@ -31,7 +35,14 @@ def outcomes(stdout):
     lines = support.lines_of(stdout)
     rules = {name: lines[name].split(" ", 1)[0] for name in conformance.RULE_NAMES
              if name in lines}
-    return rules, {key: lines.get(key) for key in ("rules", "passed", "failed", "skipped")}
+    return rules, {key: lines.get(key) for key in ("rules", "passed", "failed", "skipped",
+                                                   "contract", "conforms")}
+
+
+def warnings(stdout):
+    """The rules named by the report's `warning:` lines."""
+    return [line.split(": ", 2)[1] for line in stdout.splitlines()
+            if line.startswith("warning: ")]
 
 
 def check_quietly(command):
@@ -68,7 +79,11 @@ class ReferenceTest(unittest.TestCase):
         self.assertEqual(rules, {name: "pass" for name in conformance.RULE_NAMES})
         total = str(len(conformance.RULE_NAMES))
         self.assertEqual(summary, {"rules": total, "passed": total, "failed": "0",
-                                   "skipped": "0"})
+                                   "skipped": "0", "contract": contract_rules.CONTRACT,
+                                   "conforms": "yes"})
+        self.assertEqual(warnings(stdout), [])
+        self.assertIn("health: pass [MUST 1.0] \u2014 ", stdout)
+        self.assertIn("path_404: pass [SHOULD 1.0] \u2014 ", stdout)
 
     def test_passes_every_rule_at_a_url_but_port_zero_which_needs_a_command(self):
         url, port = support.reference_at_url(self)
@@ -79,9 +94,36 @@ class ReferenceTest(unittest.TestCase):
         want = {name: "pass" for name in conformance.RULE_NAMES}
         want["port_zero"] = "skip"
         self.assertEqual(rules, want)
-        self.assertIn("port_zero: skip \u2014 only with --worker-command", stdout)
+        self.assertIn("port_zero: skip [MUST 1.0] \u2014 only with --worker-command", stdout)
         self.assertEqual((summary["failed"], summary["skipped"]), ("0", "1"))
+        self.assertEqual(summary["conforms"], "yes")
 
+
+class FrozenWorkerTest(unittest.TestCase):
+    """tests/workers/contract_1_0.py, written to contract 1.0: its /health
+    names no version, it refuses unknown keys, and it keeps no SHOULD it
+    need not. It conforms, checked against 1.0."""
+
+    def test_it_conforms_to_1_0_with_warnings_for_its_shoulds(self):
+        status, stdout, stderr = support.run_command(
+            self, "grader/conformance.py", "--worker-command",
+            "%s %s" % (sys.executable, FROZEN))
+        self.assertEqual(status, 0, stdout + stderr)
+        outcome, summary = outcomes(stdout)
+        self.assertEqual((summary["contract"], summary["conforms"]), ("1.0", "yes"), stdout)
+        for row in contract_rules.CHECKS:
+            with self.subTest(row.name):
+                if row.since != "1.0":
+                    self.assertEqual(outcome[row.name], "skip")
+                    self.assertIn("%s: skip [%s %s] \u2014 since %s; the worker speaks "
+                                  "contract 1.0" % (row.name, row.mark, row.since, row.since),
+                                  stdout)
+                elif row.mark == "MUST":
+                    self.assertEqual(outcome[row.name], "pass", stdout)
+        failed = [name for name, result in outcome.items() if result == "fail"]
+        self.assertTrue(failed, stdout)
+        self.assertEqual(warnings(stdout), failed)
+        self.assertTrue(all(contract_rules.check(name).mark == "SHOULD" for name in failed))
 
 class BrokenWorkersTest(unittest.TestCase):
     def test_there_is_one_for_each_rule(self):
@@ -97,6 +139,10 @@ class BrokenWorkersTest(unittest.TestCase):
             with self.subTest(rule):
                 failed = [name for name, outcome, _ in results if outcome == "fail"]
                 self.assertEqual(failed, [rule], report)
+                must = contract_rules.check(rule).mark == "MUST"
+                self.assertEqual(conformance.conforms(results), not must)
+                self.assertIn("conforms: %s\n" % ("no" if must else "yes"), report)
+                self.assertEqual(warnings(report), [] if must else [rule])
                 passed = {name for name, outcome, _ in results if outcome == "pass"}
                 for name, outcome, seen in results:
                     if outcome == "skip":       # only for want of a rule that did not pass

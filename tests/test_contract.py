@@ -15,7 +15,7 @@ import unittest
 
 import support
 import rules
-from arh_grader import Failure, WorkerClient, workers
+from arh_grader import Failure, WorkerClient, client, workers
 from support import problem
 
 sys.path.insert(0, os.path.join(support.ROOT, "harness"))
@@ -110,6 +110,25 @@ class TablesTest(unittest.TestCase):
         for name, table in rules.markdown().items():
             with self.subTest(name):
                 self.assertIn("\n" + table + "\n", text)
+
+    def test_the_version_is_the_same_everywhere(self):
+        with open(os.path.join(support.ROOT, "CONTRACT.md"), encoding="utf-8") as f:
+            text = f.read()
+        self.assertIn("**Version %s**" % rules.CONTRACT, text)
+        self.assertIn("| %s |" % rules.CONTRACT, text.split("## Change log")[1])
+        self.assertEqual(worker.CONTRACT, rules.CONTRACT)
+        self.assertEqual(client.CONTRACT, rules.version(rules.CONTRACT))
+        self.assertEqual(client.FIRST, rules.version(rules.FIRST))
+
+    def test_every_row_of_the_workers_side_is_marked_and_versioned(self):
+        import conformance
+        self.assertEqual(conformance.RULE_NAMES, tuple(row.name for row in rules.CHECKS))
+        for row in rules.WORKER + rules.CHECKS:
+            with self.subTest(row=row[0]):
+                self.assertIn(row.mark, ("MUST", "SHOULD"))
+                self.assertLessEqual(rules.version(row.since), rules.version(rules.CONTRACT))
+        with self.assertRaisesRegex(KeyError, "'nope'"):
+            rules.check("nope")
 
     def test_the_worker_keeps_the_same_limits(self):
         self.assertEqual((worker.MAX_N, worker.MAX_SOLVE_BODY, worker.BODY_TIMEOUT),
@@ -212,6 +231,7 @@ class FakeWorker(http.server.ThreadingHTTPServer):
     def __init__(self, status, body=b"", delay=0.0):
         super().__init__(("127.0.0.1", 0), _FakeHandler)
         self.status, self.body, self.delay = status, body, delay
+        self.seen = []      # (path, Contract-Version, body) of each request
 
     def handle_error(self, request, client_address):
         pass        # a client that gave up first
@@ -227,7 +247,8 @@ class _FakeHandler(http.server.BaseHTTPRequestHandler):
         self.do_POST()
 
     def do_POST(self):
-        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        self.server.seen.append((self.path, self.headers.get("Contract-Version"), self.rfile.read(
+            int(self.headers.get("Content-Length", 0)))))
         time.sleep(self.server.delay)
         if self.server.status is None:
             self.close_connection = True
@@ -239,13 +260,16 @@ class _FakeHandler(http.server.BaseHTTPRequestHandler):
         self.wfile.write(self.server.body)
 
 
-def fake(case, status, body=b"", delay=0.0):
-    """A running FakeWorker's client, stopped at cleanup."""
+def fake(case, status, body=b"", delay=0.0, *, servers=None):
+    """A running FakeWorker's client, stopped at cleanup (`servers`: a list
+    the FakeWorker is appended to)."""
     server = FakeWorker(status, body, delay)
     threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
                      daemon=True).start()
     case.addCleanup(server.server_close)
     case.addCleanup(server.shutdown)
+    if servers is not None:
+        servers.append(server)
     return WorkerClient("http://127.0.0.1:%d" % server.server_address[1])
 
 
@@ -307,6 +331,33 @@ class VerdictRowsTest(unittest.TestCase):
     def test_a_slow_but_alive_health_starts_the_run(self):
         client = fake(self, 200, b'{"ok":true}', delay=2.5)
         client.wait_healthy(timeout=6)
+
+
+class VersionTest(unittest.TestCase):
+    """The grader says its version on every request, reads the worker's from
+    /health, and sends it only the keys of the lower one."""
+
+    def deadline_sent(self, health):
+        servers = []
+        client_ = fake(self, 200, health[:-1] + b',"answer":[1]}', servers=servers)
+        client_.wait_healthy(timeout=SOCKET_WAIT)
+        self.assertEqual(client_.solve({"token": "t", "n": 1, "priors": [0.5],
+                                        "deadline": 9.5}, timeout=SOCKET_WAIT), [1])
+        seen = servers[0].seen
+        self.assertEqual([version for _, version, _ in seen], ["%d.%d" % client.CONTRACT] * 2)
+        return "deadline" in json.loads(seen[-1][2])
+
+    def test_a_worker_that_names_no_version_is_sent_the_keys_of_1_0(self):
+        for health in (b'{"ok":true}', b'{"ok":true,"contract":"one"}',
+                       b'{"ok":true,"contract":1.1}', b'{"ok":true,"contract":"1.0"}'):
+            with self.subTest(health=health):
+                self.assertFalse(self.deadline_sent(health))
+
+    def test_a_worker_of_1_1_or_later_gets_the_deadline(self):
+        for health in (b'{"ok":true,"contract":"1.1"}', b'{"ok":true,"contract":"1.7",'
+                                                        b'"later":{"x":[]}}'):
+            with self.subTest(health=health):
+                self.assertTrue(self.deadline_sent(health))
 
 
 class WorkerRowsTest(unittest.TestCase):

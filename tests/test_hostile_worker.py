@@ -31,7 +31,7 @@ BAD_SOLVES = [       # (body, words its error must hold)
     (b'{"token": "x", "n": 1, "priors": [1e999]}', "got inf"),
     (b"[]", "got []"), (b'"x"', "got 'x'"), (b"null", "got None"), (b"3", "got 3"),
     (solve_body(token=...), "with the keys token, n"), (solve_body(n=...), "with the keys token, n"),
-    (solve_body(priors=...), "with the keys token, n"), (solve_body(extra=1), "with the keys token, n"),
+    (solve_body(priors=...), "with the keys token, n"), (solve_body(n=..., extra=1), "with the keys token, n"),
     (solve_body(token="abc", n=True), "got True"), (solve_body(token="abc", n=3.0), "got 3.0"),
     (solve_body(token="abc", n="3"), "got '3'"), (solve_body(token="abc", n=0), "got 0"),
     (solve_body(token="abc", n=-1), "got -1"), (solve_body(token="abc", n=513), "got 513"),

@@ -14,6 +14,12 @@ never the platform's, whatever bytes it sends: no whole reply in time is
 `timeout`; a refused or dropped connection, a reply that is not HTTP, or any
 status but 200 and 422 is `no_answer`; a 422, or a 200 whose body is not a
 JSON object with an "answer", or one over MAX_RESPONSE bytes, is `schema`.
+
+Versions (CONTRACT.md, its change log): every request says `Contract-Version:
+CONTRACT`; the worker's /health reply says its own, `{"contract": "1.1"}`,
+a worker that says none (or what is no version) speaking 1.0. solve sends
+only the keys of the versions both speak: a 1.0 worker never gets a
+`deadline`. Other keys of the worker's replies are ignored.
 """
 
 import json
@@ -28,6 +34,10 @@ MAX_RESPONSE = 1 << 20   # bytes of a worker's reply body read at most
 MAX_HEAD = 65536         # bytes of a reply's status line and headers at most
 POLL = 0.05              # seconds between health checks
 RECV_BYTES = 65536       # bytes asked of the socket at a time
+CONTRACT = (1, 1)        # the version of CONTRACT.md this client speaks
+FIRST = (1, 0)           # the version of a worker whose /health names none
+SINCE = {"deadline": (1, 1)}   # /solve keys added after 1.0: the version of each
+_VERSION = re.compile(r"(0|[1-9][0-9]{0,5})\.(0|[1-9][0-9]{0,5})")
 _STATUS_LINE = re.compile(rb"HTTP/1\.[01] ([1-5][0-9][0-9])(?: [^\r\n]*)?")
 
 
@@ -50,6 +60,7 @@ class WorkerClient:
             raise ValueError("worker URL must be http://HOST:PORT, got %r" % (url,))
         self.url = url
         self.host, self.port = parts.hostname, parts.port or 80
+        self.contract = CONTRACT    # both sides' version: the worker's, once healthy
 
     def wait_healthy(self, *, timeout):
         """Return once GET /health answers 200; Failure `no_answer` if it
@@ -59,8 +70,9 @@ class WorkerClient:
         last = "no reply"
         while True:
             try:
-                status, _ = self._request(b"GET", b"/health", None, deadline)
+                status, data = self._request(b"GET", b"/health", None, deadline)
                 if status == 200:
+                    self.contract = min(CONTRACT, _contract_of(data))
                     return
                 last = "status %d" % status
             except _Late:
@@ -75,6 +87,8 @@ class WorkerClient:
 
     def solve(self, payload, *, timeout):
         """POST `payload` to /solve and return the reply's "answer" value."""
+        payload = {key: value for key, value in payload.items()
+                   if SINCE.get(key, FIRST) <= self.contract}
         body = json.dumps(payload, separators=(",", ":")).encode("utf-8")
         try:
             status, data = self._request(b"POST", b"/solve", body,
@@ -109,8 +123,9 @@ class WorkerClient:
         """One exchange on a new connection, all of it by `deadline` (a
         time.monotonic() value): (status, body bytes). _Late when the
         deadline passes, _Broken when the connection or the reply fails."""
-        head = b"%s %s HTTP/1.1\r\nHost: %s:%d\r\nConnection: close\r\n" % (
-            method, path, self.host.encode("idna"), self.port)
+        head = b"%s %s HTTP/1.1\r\nHost: %s:%d\r\nConnection: close\r\n" \
+            b"Contract-Version: %d.%d\r\n" % (method, path, self.host.encode("idna"),
+                                              self.port, *CONTRACT)
         if body is not None:
             head += b"Content-Type: application/json\r\nContent-Length: %d\r\n" % len(body)
         try:
@@ -125,6 +140,17 @@ class WorkerClient:
             return _read_reply(sock, deadline)
         finally:
             sock.close()
+
+
+def _contract_of(data):
+    """The version a /health reply's body names, FIRST when it names none."""
+    try:
+        reply = strict_json(data)
+    except ValueError:
+        return FIRST
+    text = reply.get("contract") if type(reply) is dict else None
+    match = _VERSION.fullmatch(text) if type(text) is str else None
+    return (int(match[1]), int(match[2])) if match else FIRST
 
 
 def _left(deadline):

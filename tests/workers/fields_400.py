@@ -1,23 +1,15 @@
-"""Breaks `fields_400`: keys other than token, n and priors are dropped, not
-refused."""
-
-import json
+"""Breaks `fields_400`: a prior of 0 is taken, not refused (the tester then
+runs, and the oracle refuses its unknown token)."""
 
 from base import run, worker
 
-KEYS = ("token", "n", "priors")
+
+class Worker(worker.Worker):
+    def check_fields(self, request):
+        n, priors = request["n"], request["priors"]
+        if type(priors) is list and 0.0 in priors:
+            return n, priors
+        return super().check_fields(request)
 
 
-class Handler(worker.Handler):
-    def read_body(self, length):
-        body = super().read_body(length)
-        try:
-            request = json.loads(body)
-        except ValueError:
-            return body
-        if type(request) is dict and set(KEYS) < set(request):
-            return json.dumps({key: request[key] for key in KEYS}).encode()
-        return body
-
-
-run(Handler=Handler)
+run(Worker=Worker)
