@@ -2,10 +2,12 @@
 (--worker-url, with the oracle on --oracle-port) or one it starts from a
 command (--worker-command, on free ports given in AR_ORACLE_URL,
 AR_WORKER_HOST and AR_WORKER_PORT). With the reference worker, either gives
-the very bytes of a plain run; so does a worker frozen at contract 1.0,
-which refuses the `deadline` it never heard of: the grader sends it none."""
+the very bytes of a plain run; so do workers frozen at contract 1.0, in
+Python and in Node (binary splitting in JavaScript), which refuse the
+`deadline` they never heard of: the grader sends them none."""
 
 import os
+import shutil
 import sys
 import unittest
 
@@ -13,6 +15,7 @@ import support
 
 REFERENCE = support.REFERENCE
 FROZEN = os.path.join(support.ROOT, "tests", "workers", "contract_1_0.py")   # contract 1.0
+NODE_FROZEN = os.path.join(support.ROOT, "tests", "workers", "contract_1_0.js")   # and in Node
 LIMIT = "5"             # instances of the sample graded in each run
 
 
@@ -44,6 +47,14 @@ class AnyWorkerTest(unittest.TestCase):
         self.assertEqual(status, 0, output)
         self.assertEqual(support.lines_of(output)["status"], "valid")
         self.assertEqual(blob, self.run_local()[2])
+
+    @unittest.skipUnless(shutil.which("node"), "no Node on this machine")
+    def test_a_node_worker_of_contract_1_0_is_valid_at_binary_splitting_s_very_bytes(self):
+        status, output, blob = self.run_local("--worker-command",
+                                              "%s %s" % (shutil.which("node"), NODE_FROZEN))
+        self.assertEqual(status, 0, output)
+        self.assertEqual(support.lines_of(output)["status"], "valid")
+        self.assertEqual(blob, self.run_local("--tester", support.SPLITTING)[2])
 
     def test_a_worker_command_that_never_listens_is_no_answer(self):
         command = "%s -c 'import sys; sys.exit(3)'" % sys.executable

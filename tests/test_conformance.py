@@ -8,6 +8,7 @@ grader/arh_grader/workers.py, which starts worker commands and kills them."""
 import concurrent.futures
 import io
 import os
+import shutil
 import sys
 import time
 import unittest
@@ -100,14 +101,21 @@ class ReferenceTest(unittest.TestCase):
 
 
 class FrozenWorkerTest(unittest.TestCase):
-    """tests/workers/contract_1_0.py, written to contract 1.0: its /health
-    names no version, it refuses unknown keys, and it keeps no SHOULD it
-    need not. It conforms, checked against 1.0."""
+    """tests/workers/contract_1_0.py and contract_1_0.js (Node), written to
+    contract 1.0: their /health names no version, they refuse unknown keys,
+    and they keep no SHOULD they need not. Each conforms, checked against
+    1.0."""
 
     def test_it_conforms_to_1_0_with_warnings_for_its_shoulds(self):
+        self.check_frozen("%s %s" % (sys.executable, FROZEN))
+
+    @unittest.skipUnless(shutil.which("node"), "no Node on this machine")
+    def test_the_node_worker_conforms_to_1_0_with_warnings_for_its_shoulds(self):
+        self.check_frozen("%s %s" % (shutil.which("node"), FROZEN.replace(".py", ".js")))
+
+    def check_frozen(self, command):
         status, stdout, stderr = support.run_command(
-            self, "grader/conformance.py", "--worker-command",
-            "%s %s" % (sys.executable, FROZEN))
+            self, "grader/conformance.py", "--worker-command", command)
         self.assertEqual(status, 0, stdout + stderr)
         outcome, summary = outcomes(stdout)
         self.assertEqual((summary["contract"], summary["conforms"]), ("1.0", "yes"), stdout)
@@ -124,6 +132,7 @@ class FrozenWorkerTest(unittest.TestCase):
         self.assertTrue(failed, stdout)
         self.assertEqual(warnings(stdout), failed)
         self.assertTrue(all(contract_rules.check(name).mark == "SHOULD" for name in failed))
+
 
 class BrokenWorkersTest(unittest.TestCase):
     def test_there_is_one_for_each_rule(self):
