@@ -27,7 +27,8 @@ class CompareWallsTest(unittest.TestCase):
     def command(self, challenger, **env):
         done = subprocess.run([sys.executable, os.path.join(tq_support.PROJECT, "tq",
                                                             "compare.py"),
-                               "--challenger", challenger, "--incumbent", tq_support.BASELINE],
+                               "--challenger", challenger, "--incumbent", tq_support.BASELINE,
+                               "--test", "sign"],
                               capture_output=True, text=True, timeout=300,
                               stdin=subprocess.DEVNULL, env=dict(os.environ, **env))
         return done.returncode, lines_of(done.stdout)
@@ -48,7 +49,7 @@ class CompareWallsTest(unittest.TestCase):
                 mock.patch.dict(os.environ, {"GT_ROUND_FILE": rounds}), \
                 contextlib.redirect_stdout(out):
             status = compare.main(["--challenger", tq_support.tester("counts_rounds"),
-                                   "--incumbent", tq_support.BASELINE])
+                                   "--incumbent", tq_support.BASELINE, "--test", "sign"])
         lines = lines_of(out.getvalue())
         self.assertEqual((status, lines["decision"], lines["W/L/D"]), (0, "reject", "3/0/0"))
         self.assertTrue(lines["reason"].startswith("suspect: the challenger saved 2"),

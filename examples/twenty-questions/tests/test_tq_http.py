@@ -129,23 +129,39 @@ class ToolsTest(unittest.TestCase):
     def test_a_tester_past_its_deadline_loses_each_comparison(self):
         status, out = self.command("compare.py", "--challenger", tq_support.tester("hangs"),
                                    "--incumbent", tq_support.tester("gives_up"),
-                                   "--instance-timeout", "0.2")
+                                   "--instance-timeout", "0.2", "--test", "sign")
         lines = dict(line.split(": ", 1) for line in out.splitlines())
         self.assertEqual((status, lines["decision"], lines["comparisons"], lines["W/L/D"],
                           lines["score_difference"], lines["timeouts"]),
-                         (0, "reject", "14", "0/14/0", "-", "challenger 14, incumbent 0"))
+                         (0, "reject", "14", "0/14/0",
+                          "0.0000 (95% confidence sequence -1.0000 to 1.0000, 14 comparisons)",
+                          "challenger 14, incumbent 0"))
 
     def test_the_baseline_beats_the_fixed_order_and_not_the_reverse(self):
         weaker = tq_support.tester("fixed_order")
         cases = [(tq_support.BASELINE, weaker, "accept", "28", "23/5/0",
-                  "0.3143 (95% interval 0.1790 to 0.4496, 28 comparisons)"),
+                  "0.3143 (95% confidence sequence 0.0354 to 0.7390, 28 comparisons)"),
                  (weaker, tq_support.BASELINE, "reject", "23", "5/18/0",
-                  "-0.3078 (95% interval -0.4592 to -0.1565, 23 comparisons)")]
+                  "-0.3078 (95% confidence sequence -0.8607 to 0.0249, 23 comparisons)")]
         for challenger, incumbent, decision, comparisons, counts, difference in cases:
             with self.subTest(decision=decision):
                 status, out = self.command("compare.py", "--challenger", challenger,
-                                           "--incumbent", incumbent)
+                                           "--incumbent", incumbent, "--test", "sign")
                 lines = dict(line.split(": ", 1) for line in out.splitlines())
                 self.assertEqual((status, lines["decision"], lines["comparisons"],
                                   lines["W/L/D"], lines["score_difference"]),
                                  (0, decision, comparisons, counts, difference))
+    def test_the_mean_test_decides_on_the_round_scores(self):
+        weaker, baseline = tq_support.tester("fixed_order"), tq_support.BASELINE
+        cases = [(baseline, weaker, (), ("accept", "accept_bound", "22", "17/5/0")),
+                 (weaker, baseline, (), ("reject", "reject_bound", "22", "5/17/0")),
+                 (baseline, baseline, ("--delta", "0.05"),
+                  ("reject", "reject_bound", "102", "0/0/102"))]
+        for challenger, incumbent, options, expected in cases:
+            with self.subTest(expected=expected):
+                status, out = self.command("compare.py", "--challenger", challenger,
+                                           "--incumbent", incumbent, *options)
+                lines = dict(line.split(": ", 1) for line in out.splitlines())
+                self.assertEqual((status, lines["test"]), (0, "mean"))
+                self.assertEqual((lines["decision"], lines["reason"], lines["comparisons"],
+                                  lines["W/L/D"]), expected)

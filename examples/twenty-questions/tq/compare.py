@@ -1,26 +1,29 @@
 """Compare two twenty-questions testers on fresh rounds until the template's
-sequential test (grader/sprt.py at the repository's root) decides whether
-the challenger beats the incumbent.
+sequential test decides whether the challenger beats the incumbent.
 
     python3 tq/compare.py --challenger src/tester.py \\
-        --incumbent tests/testers/fixed_order.py
+        --incumbent tests/testers/fixed_order.py [--test mean|sign] [--delta D]
 
 Round k plays animal k of the whole pool in an order drawn with the seed.
-The challenger wins a round with a higher round score, loses with a lower
-one, draws with the same; the record goes to sprt.WinRecord, which accepts,
-rejects or continues. Neither tester plays in this process: each has a tq
+By default (`--test mean`, grader/betting.py at the repository's root) each
+round gives d, the incumbent's round score minus the challenger's (below 0
+the challenger gains), a round past its deadline scoring 0; the betting
+e-processes accept when the challenger is better on average and reject
+when it does not gain `--delta`, each error at most 0.05 at any stopping
+time. `--test sign` is Wald's test on wins, losses and draws
+(grader/sprt.py). Neither tester plays in this process: each has a tq
 worker of its own (arh_grader.contender), frozen while the other plays,
 and its calls are counted by the oracle served here under this problem's
-policy, as in a local run. A challenger whose saved bits over its rounds reach 20 (an
-honest tester does so with probability at most 2**-20) is rejected there
-and then as suspect. The decision goes to stdout as `key:
-value` lines, with `score_difference`: the mean over rounds of the
-challenger's score minus the incumbent's (above 0, the challenger is
-better) and its 95% interval (sprt.difference_text). A tester still playing a
-round at the deadline (autoresearch.toml's instance_timeout_s, or
---instance-timeout) loses that comparison, and `timeouts` counts them; the
-rounds with a timeout are left out of the score difference. Exit status:
-0 once decided, 1 when a tester fails, 2 for bad usage.
+policy, as in a local run. A challenger whose saved bits over its rounds
+reach 20 (an honest tester does so with probability at most 2**-20) is
+rejected there and then as suspect. The decision goes to stdout as `key:
+value` lines, with W/L/D beside either test and `score_difference`: the
+mean over rounds of the challenger's score minus the incumbent's (above 0,
+the challenger is better) with its 95% confidence sequence, valid at any
+stopping time. A tester still playing a round at the deadline
+(autoresearch.toml's instance_timeout_s, or --instance-timeout) loses that
+comparison, scoring 0, and `timeouts` counts them. Exit status: 0 once
+decided, 1 when a tester fails, 2 for bad usage.
 """
 
 import argparse
@@ -33,7 +36,8 @@ for path in (PROJECT, ROOT_GRADER):
     if path not in sys.path:
         sys.path.insert(0, path)
 
-import sprt  # noqa: E402  (the template's sequential test)
+import betting  # noqa: E402  (the template's mean test)
+import sprt  # noqa: E402  (the template's sign test)
 from arh_grader import Oracle, options  # noqa: E402
 from arh_grader.contender import Contender, TesterChanged  # noqa: E402
 
@@ -71,13 +75,37 @@ class TesterError(Exception):
     """A tester that failed a round otherwise than by its deadline."""
 
 
-def compare(challenger, incumbent, *, seed, timeout, settings=sprt.Settings(),
-            stream=sys.stderr):
-    """(the decided WinRecord, each round's pair of scores, the verdict:
-    (decision, reason)) of `challenger` against `incumbent` (Contenders) on
-    the pool in the seed's order. The verdict is the record's, or a
-    rejection once the challenger's saved bits make it suspect."""
-    record, pairs, entries = sprt.WinRecord(settings), [], []
+class Tally:
+    """Wins, losses and draws of the challenger, beside either test."""
+
+    def __init__(self):
+        self.wins = self.losses = self.draws = 0
+
+    def add(self, result):
+        if result == sprt.WIN:
+            self.wins += 1
+        elif result == sprt.LOSS:
+            self.losses += 1
+        else:
+            self.draws += 1
+
+
+def difference(challenger, incumbent):
+    """The mean test's d for a round: the incumbent's score minus the
+    challenger's (scores are higher for better, d below 0 is the
+    challenger's gain), a round past its deadline scoring 0, the worst."""
+    return (incumbent or 0.0) - (challenger or 0.0)
+
+
+def compare(challenger, incumbent, *, seed, timeout, record=None, stream=sys.stderr):
+    """(the decided record, each round's pair of scores, the W/L/D tally,
+    the verdict: (decision, reason)) of `challenger` against `incumbent`
+    (Contenders) on the pool in the seed's order. `record` is a
+    betting.MeanRecord (the default) or an sprt.WinRecord (the sign test).
+    The verdict is the record's, or a rejection once the challenger's saved
+    bits make it suspect."""
+    record = betting.MeanRecord() if record is None else record
+    pairs, entries, tally = [], [], Tally()
     order = sets.ordered("compare/%s" % seed, range(data.ANIMALS))
     for k, animal in enumerate(order, 1):
         played = [play_round(contender, k - 1, animal, timeout=timeout)
@@ -86,17 +114,19 @@ def compare(challenger, incumbent, *, seed, timeout, settings=sprt.Settings(),
         pairs.append(pair)
         if played[0][1] is not None:
             entries.append(played[0][1])
-        record.add(outcome(*pair))
+        tally.add(outcome(*pair))
+        record.add(outcome(*pair) if isinstance(record, sprt.WinRecord)
+                   else difference(*pair))
         stream.write("comparison: %d animal %d: %s against %s\n" % (
             k, animal, *("timeout" if s is None else "%.2f" % s for s in pair)))
         suspect = challenger.problem.summary(entries)
         if suspect["suspect"]:
-            return record, pairs, (sprt.REJECT, "suspect: the challenger saved %.1f bits "
-                                   "below the information its rounds hold"
-                                   % suspect["saved_bits"])
+            return record, pairs, tally, (sprt.REJECT, "suspect: the challenger saved %.1f "
+                                          "bits below the information its rounds hold"
+                                          % suspect["saved_bits"])
         if record.decision != sprt.CONTINUE:
             break
-    return record, pairs, (record.decision, record.reason)
+    return record, pairs, tally, (record.decision, record.reason)
 
 
 def main(argv=None):
@@ -106,6 +136,12 @@ def main(argv=None):
     parser.add_argument("--seed", default="twenty-questions", help="the rounds' order")
     parser.add_argument("--instance-timeout", type=options.positive(float), metavar="SECONDS",
                         help="each tester's deadline on a round (default: autoresearch.toml)")
+    parser.add_argument("--test", choices=("mean", "sign"), default="mean",
+                        help="mean: the betting test on the round scores' difference "
+                             "(default); sign: Wald's test on wins")
+    parser.add_argument("--delta", type=options.positive(float), default=betting.DELTA,
+                        help="the mean test's smallest gain worth keeping (default %g)"
+                             % betting.DELTA)
     args = parser.parse_args(argv)
     for option, path in (("--challenger", args.challenger), ("--incumbent", args.incumbent)):
         if not os.path.isfile(path):
@@ -121,8 +157,10 @@ def main(argv=None):
                 Contender(args.incumbent, role="incumbent", worker_file=WORKER, oracle=oracle,
                           problem=plugin.Plugin(pool=data.ANIMALS),
                           start_timeout=float(settings["worker_start_timeout_s"])) as incumbent:
-            record, pairs, verdict = compare(challenger, incumbent, seed=args.seed,
-                                             timeout=timeout)
+            record = (sprt.WinRecord() if args.test == "sign"
+                      else betting.MeanRecord(betting.Settings(delta=args.delta)))
+            record, pairs, tally, verdict = compare(challenger, incumbent, seed=args.seed,
+                                                    timeout=timeout, record=record)
     except (TesterError, TesterChanged) as e:
         sys.stderr.write("compare: %s\n" % e)
         return 1
@@ -130,10 +168,10 @@ def main(argv=None):
         oracle.stop()
     print("decision: %s" % verdict[0])
     print("reason: %s" % verdict[1])
+    print("test: %s" % args.test)
     print("comparisons: %d" % record.comparisons)
-    print("W/L/D: %d/%d/%d" % (record.wins, record.losses, record.draws))
-    differences = [a - b for a, b in pairs if a is not None and b is not None]
-    print("score_difference: %s" % sprt.difference_text(differences))
+    print("W/L/D: %d/%d/%d" % (tally.wins, tally.losses, tally.draws))
+    print("score_difference: %s" % betting.text([-difference(*pair) for pair in pairs]))
     print("timeouts: challenger %d, incumbent %d"
           % tuple(sum(pair[k] is None for pair in pairs) for k in (0, 1)))
     return 0
