@@ -70,7 +70,7 @@ import compare_log
 import compare_state
 import grade
 import sprt
-from arh_grader import Oracle
+from arh_grader import Oracle, integrity
 from arh_grader.contender import Contender, TesterChanged, sha256_of
 from compare_log import UsageError
 from compare_state import ROLES
@@ -334,6 +334,9 @@ def take_up(args, data, settings, record, testers, contenders, *, timeout, sampl
     """Run a checked state (or a new one when `data` is None) to its decision."""
     mmi = compare_log.mmi_setting()
     log_before = compare_log.fingerprint(args.log)
+    outputs = [os.path.dirname(os.path.abspath(p))
+               for p in (args.state, args.log, args.sample_result) if p]
+    base = integrity.baseline(grade.ROOT, editable=("src",), outputs=outputs)
     if data is None:
         seed = args.seed if args.seed is not None else secrets.token_hex(16)
         data, record = compare_state.new(settings, seed, testers), settings.record()
@@ -342,11 +345,15 @@ def take_up(args, data, settings, record, testers, contenders, *, timeout, sampl
         watch = watch_of(data)
 
     def log(failed=False):
+        """Say what is tampered, then write the log's row (with --log)."""
+        tampered = integrity.changes(base)
+        if tampered:
+            print("tampered: %s\n%s" % (", ".join(tampered), integrity.WARNING))
         if args.log:
             for line in compare_log.log_decision(
                     args, record, data["comparisons"], mmi=mmi, sample=sample, failed=failed,
                     verdict=watch.verdict(record), log_before=log_before,
-                    caps=watch.caps):
+                    caps=watch.caps, tampered=tampered):
                 print(line)
 
     try:
@@ -355,6 +362,9 @@ def take_up(args, data, settings, record, testers, contenders, *, timeout, sampl
         if watch.verdict(record)[0] != sprt.CONTINUE:
             sys.stderr.write("compare: %s had decided already%s\n"
                              % (args.state, "; nothing logged" if args.log else ""))
+            tampered = integrity.changes(base)
+            if tampered:
+                print("tampered: %s\n%s" % (", ".join(tampered), integrity.WARNING))
         else:
             if record.comparisons:
                 sys.stderr.write("compare: resuming %s at comparison %d, W/L/D %s\n"

@@ -154,12 +154,13 @@ def not_kept(sample):
 
 
 def log_decision(args, record, comparisons, *, mmi, sample, failed=False, verdict=None,
-                 log_before=None, caps=None):
+                 log_before=None, caps=None, tampered=()):
     """Append the --log row of this run's decision (or of its failure); the
     warning lines to print (none when all is well). `verdict` (decision,
     reason) overrides the record's; `log_before` is the log's fingerprint
     when the run began: a log changed since by anything but this command
-    gets no `keep`."""
+    gets no `keep`, nor does a run during which `tampered` files (outside
+    src/, integrity.changes) differed from the committed ones."""
     found = difference(comparisons, caps)
     decision = (verdict or (record.decision, record.reason))[0]
     warnings = []
@@ -173,6 +174,9 @@ def log_decision(args, record, comparisons, *, mmi, sample, failed=False, verdic
     else:
         low = decision == sprt.ACCEPT and below_mmi(record, comparisons, mmi, caps)
         flags = not_kept(sample)
+        said = list(flags)
+        if tampered:                 # files outside src/ differ: another grader ran
+            flags.append("tampered grader")
         if verdict is not None and verdict[1].startswith("suspect"):
             decision += "_suspect"
         elif verdict is not None and verdict[1].startswith("timeouts"):
@@ -184,9 +188,12 @@ def log_decision(args, record, comparisons, *, mmi, sample, failed=False, verdic
             status = "keep"
         else:
             status = "discard"
-        if flags and decision.startswith(sprt.ACCEPT):
+        if said and decision.startswith(sprt.ACCEPT):
             warnings.append("warning: not kept: the sample result given is %s"
-                            % " and ".join(flags))
+                            % " and ".join(said))
+        if tampered and decision.startswith(sprt.ACCEPT):
+            warnings.append("warning: not kept: files outside src/ differ from the committed "
+                            "ones, so the grader that decided is not the committed one")
     diff = "-" if found is None else "%.4f [%s]" % (
         found[0], "-" if found[1] is None else "%.4f, %.4f" % found[1:])
     log_row(args.log, {"commit": commit_of(args.challenger), "decision": decision,

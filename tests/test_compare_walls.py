@@ -179,7 +179,7 @@ class FrozenTest(unittest.TestCase):
 class KeepRuleTest(unittest.TestCase):
     """What a results.tsv row says, for each reason not to keep."""
 
-    def row(self, *, sample=None, verdict=None, before=None, write_first=False):
+    def row(self, *, sample=None, verdict=None, before=None, write_first=False, tampered=()):
         folder = support.tmpdir(self)
         log = os.path.join(folder, "results.tsv")
         if write_first:
@@ -189,7 +189,8 @@ class KeepRuleTest(unittest.TestCase):
         record = sprt.WinRecord(sprt.Settings(), wins=17)
         comparisons = [[50, 100, 100]] * 17
         warnings = compare_log.log_decision(args, record, comparisons, mmi=0.02, sample=sample,
-                                            verdict=verdict, log_before=before)
+                                            verdict=verdict, log_before=before,
+                                            tampered=tampered)
         with open(log, encoding="utf-8") as f:
             cells = f.read().splitlines()[-1].split("\t")
         return cells[1], cells[5], warnings
@@ -206,6 +207,10 @@ class KeepRuleTest(unittest.TestCase):
              ("accept", "crash", ["warning: not kept: the sample result given is invalid"])),
             ("suspect challenger", {"verdict": (sprt.REJECT, "suspect: ...")},
              ("reject_suspect", "discard", [])),
+            ("tampered grader", {"tampered": ["grader/compare.py"]},
+             ("accept", "discard", ["warning: not kept: files outside src/ differ from the "
+                                    "committed ones, so the grader that decided is not the "
+                                    "committed one"])),
         ]
         for name, options, expected in cases:
             with self.subTest(case=name):

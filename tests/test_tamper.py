@@ -242,3 +242,28 @@ class BaselineTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+@unittest.skipUnless(HAS_GIT, "git is needed for a committed copy")
+class ComparisonTest(unittest.TestCase):
+    """compare.py notes the files outside src/ that differ, as local.py does,
+    and keeps nothing they made."""
+
+    def test_a_comparison_by_a_changed_grader_keeps_nothing(self):
+        root = copy_repository(self)
+        with open(os.path.join(root, "grader", "sprt.py"), "a") as f:
+            f.write("\n# changed\n")
+        folder = support.tmpdir(self)
+        log = os.path.join(folder, "results.tsv")
+        calibration = os.path.join(root, "grader", "group_testing", "calibration.py")
+        splitting = shutil.copy(support.SPLITTING, os.path.join(folder, "splitting.py"))
+        done = subprocess.run(
+            [sys.executable, os.path.join(root, "grader", "compare.py"), "--challenger",
+             calibration, "--incumbent", splitting,
+             "--state", os.path.join(folder, "state.json"), "--log", log],
+            cwd=root, capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
+        lines = support.lines_of(done.stdout)
+        self.assertEqual((done.returncode, lines["decision"]), (0, "accept"), done.stderr)
+        self.assertEqual(lines["tampered"], "grader/sprt.py")
+        with open(log, encoding="utf-8") as f:
+            self.assertEqual(f.read().splitlines()[1].split("\t")[5], "discard")
