@@ -409,7 +409,7 @@ def find(n, priors, test):
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         self.addCleanup(proc.wait)
         self.addCleanup(proc.kill)
-        self.assertEqual(proc.stderr.readline(), "started\n")    # the worker imports it
+        self.assertEqual(proc.stderr.readline(), "worker| started\n")   # the worker imports it
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=60)
         self.assertEqual((proc.returncode, err),

@@ -18,6 +18,7 @@ raising and a wrong answer; these tests cover the rest.
 import collections
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -108,8 +109,7 @@ def running(pid):
 
 def recorded(output):
     """The pids a tester printed with record_pid, in `output`."""
-    return [int(line.split()[1]) for line in output.splitlines()
-            if line.startswith("tester-pid: ")]
+    return [int(pid) for pid in re.findall(r"^worker\| tester-pid: (\d+)$", output, re.M)]
 
 
 def kill_recorded(pids, folder):

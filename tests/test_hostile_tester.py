@@ -274,8 +274,8 @@ class RepeatTest(unittest.TestCase):
 def wait_for_pid(stream):
     """The pid SPIN prints, read off local.py's stderr (`stream`)."""
     for line in stream:
-        if line.startswith(b"tester-pid: "):
-            return int(line.split()[1])
+        if line.startswith(b"worker| tester-pid: "):
+            return int(line.split()[-1])
     raise AssertionError("local.py ended before the worker started")
 
 

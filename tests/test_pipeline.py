@@ -143,8 +143,8 @@ class InterruptTest(unittest.TestCase):
                 pids = []
                 self.addCleanup(self.kill_left, pids)
                 for line in proc.stderr:            # up to find's line, however long
-                    if line.startswith(b"tester-pid: "):
-                        pids.append(int(line.split()[1]))
+                    if line.startswith(b"worker| tester-pid: "):
+                        pids.append(int(line.split()[-1]))
                         break
                 self.assertEqual(len(pids), 1, "find never started")
                 worker = pids[0]

@@ -32,6 +32,9 @@ from .integrity import WARNING
 from .result import Failure, write_json
 
 LISTENING = "worker: listening on "
+# before each line the worker and its tester print, on our stderr: a tester
+# cannot print a line that reads as the summary's (`relative_tests: 0.1`)
+OUTPUT_PREFIX = "worker| "
 REAP_WAIT = 5.0          # seconds to wait for a killed worker to be reaped
 # The worker's Python as in its container: the standard library only (-S: no
 # site-packages; -I: no user site, no PYTHON* variables), no bytecode files
@@ -55,7 +58,7 @@ def start_worker(*, oracle_url, tester, timeout, worker, cwd, quiet=False, reada
     The worker runs with the standard library only, as in its container
     (WORKER_FLAGS). Its stderr is forwarded to ours once it listens; its stdout
     (what the tester prints) goes to our stderr as well, keeping stdout for
-    the summary. With `quiet` both are dropped: a failing tester's traceback
+    the summary, each line after OUTPUT_PREFIX. With `quiet` both are dropped: a failing tester's traceback
     is in the result's message anyway. Failure `no_answer` if it does not
     listen within `timeout`. The worker runs in `cwd`, a folder of its own
     that the caller removes (the only one it may write in), with TMPDIR
@@ -78,7 +81,7 @@ def start_worker(*, oracle_url, tester, timeout, worker, cwd, quiet=False, reada
     try:
         proc = reaper.spawn([sys.executable, *WORKER_FLAGS, worker], env=env,
                             stdin=subprocess.DEVNULL,
-                            stdout=subprocess.DEVNULL if quiet else sys.stderr.fileno(),
+                            stdout=subprocess.DEVNULL if quiet else subprocess.PIPE,
                             stderr=subprocess.PIPE, cwd=cwd, start_new_session=True,
                             preexec_fn=walls.enter, pass_fds=walls.fds)
     finally:
@@ -93,10 +96,17 @@ def start_worker(*, oracle_url, tester, timeout, worker, cwd, quiet=False, reada
                 if line.startswith(LISTENING):
                     lines.put(line[len(LISTENING):].strip())
                 elif not quiet:
-                    sys.stderr.write(line)
+                    sys.stderr.write(OUTPUT_PREFIX + line)
         lines.put(None)
 
+    def forward_stdout():
+        with proc.stdout:
+            for raw in proc.stdout:
+                sys.stderr.write(OUTPUT_PREFIX + raw.decode("utf-8", "replace"))
+
     threading.Thread(target=forward, daemon=True).start()
+    if not quiet:
+        threading.Thread(target=forward_stdout, daemon=True).start()
     try:
         url = lines.get(timeout=timeout)
     except queue.Empty:
