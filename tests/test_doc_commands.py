@@ -4,8 +4,8 @@ they list, against what the programs print and write.
 Each document's commands run in order, in a copy of the project of their
 own (so that what they write stays there), with binary splitting in its
 src/tester.py: the documents describe the shipped tester. A command is a
-line of a `sh` block, or an inline `python3 ...`, that starts with python3
-or cp; Docker's commands, the test command itself and lines with a
+line of a `sh` block, or an inline `python3 ...`, that starts with python3,
+cp or mkdir -p; Docker's commands, the test command itself and lines with a
 placeholder (`<...>`, `...`) are left out, and the slow ones run on fewer
 instances (SMALLER). Each must exit with status 0, print its keys (KEYS),
 and the paths it prints must exist; a printed `report:` command is run too.
@@ -31,7 +31,7 @@ SKIPPED = ("python3 -m unittest",)          # the test command: this suite itsel
 # words of commands that need what a copy of the project lacks: a worker of
 # another language or one already running (test_any_worker and
 # test_conformance run those), or the project's git history (the loop)
-NEEDS_MORE = ("node ", "--worker-url http", "--worker http", "$(git ")
+NEEDS_MORE = ("node ", "--worker-url http", "--worker http", "$(git ", "git show ")
 SMALLER = [  # (words of a command, options added to it): the same, on less
     ("grader/selfcheck.py", ["--case", "over_cap"]),
     ("grader/bench.py", ["--requests", "100", "--instances", "5"]),
@@ -87,8 +87,8 @@ def commands(text):
 
 
 def runnable(command):
-    return (command.startswith(("python3 ", "cp ")) and not command.startswith(SKIPPED)
-            and "<" not in command and "..." not in command
+    return (command.startswith(("python3 ", "cp ", "mkdir -p "))
+            and not command.startswith(SKIPPED) and "<" not in command and "..." not in command
             and not any(words in command for words in NEEDS_MORE))
 
 

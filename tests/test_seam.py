@@ -1,5 +1,6 @@
 """The template's seam: the SDK (grader/arh_grader) imports neither problem,
-the template's statistics (sprt, binomial, sprt_exact) import no problem,
+the template's statistics (sprt, binomial, sprt_exact, betting) import no
+problem,
 group testing's package (grader/group_testing) is imported only by its own
 entry points and tools (grader/*.py) and the tests, and twenty questions
 (examples/twenty-questions) reaches the root through the SDK and the
@@ -20,7 +21,7 @@ import support
 
 GRADER = os.path.join(support.ROOT, "grader")
 TQ = os.path.join(support.ROOT, "examples", "twenty-questions")
-STATISTICS = {"sprt", "binomial", "sprt_exact"}     # the template's tools that know no problem
+STATISTICS = {"sprt", "binomial", "sprt_exact", "betting"}   # the template's tools, no problem
 STDLIB = set(sys.stdlib_module_names)
 
 
