@@ -344,11 +344,16 @@ def take_up(args, data, settings, record, testers, contenders, *, timeout, sampl
     else:
         watch = watch_of(data)
 
-    def log(failed=False):
-        """Say what is tampered, then write the log's row (with --log)."""
+    def say_tampered():
+        """The files outside src/ that differ, printed as local.py prints them."""
         tampered = integrity.changes(base)
         if tampered:
             print("tampered: %s\n%s" % (", ".join(tampered), integrity.WARNING))
+        return tampered
+
+    def log(failed=False):
+        """Say what is tampered, then write the log's row (with --log)."""
+        tampered = say_tampered()
         if args.log:
             for line in compare_log.log_decision(
                     args, record, data["comparisons"], mmi=mmi, sample=sample, failed=failed,
@@ -362,9 +367,7 @@ def take_up(args, data, settings, record, testers, contenders, *, timeout, sampl
         if watch.verdict(record)[0] != sprt.CONTINUE:
             sys.stderr.write("compare: %s had decided already%s\n"
                              % (args.state, "; nothing logged" if args.log else ""))
-            tampered = integrity.changes(base)
-            if tampered:
-                print("tampered: %s\n%s" % (", ".join(tampered), integrity.WARNING))
+            say_tampered()
         else:
             if record.comparisons:
                 sys.stderr.write("compare: resuming %s at comparison %d, W/L/D %s\n"

@@ -11,9 +11,24 @@ by a judge that keeps it apart, it finds nothing and ties binary splitting.
 import gc
 import glob
 import importlib
+import importlib.util
 import json
 import os
 import sys
+
+
+def _splitting():
+    """binary splitting's find, from tests/testers/splitting.py beside this
+    file (the folder its worker may read): the frozen copy, never a new one."""
+    spec = importlib.util.spec_from_file_location(
+        "splitting_beside", os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                         "splitting.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.find
+
+
+SPLITTING = _splitting()
 
 FOUND = []          # the routes that gave the answers, for a test to read in a traceback
 
@@ -137,18 +152,4 @@ def find(n, priors, test):
     found = hunt(n, priors, test)
     if found is not None:
         return found
-    defectives = []                 # binary splitting, as tests/testers/splitting.py
-    unresolved = list(range(n))
-    while unresolved and test(unresolved):
-        pool, cleared = unresolved, set()
-        while len(pool) > 1:
-            half = pool[:len(pool) // 2]
-            if test(half):
-                pool = half
-            else:
-                cleared.update(half)
-                pool = pool[len(pool) // 2:]
-        defectives.append(pool[0])
-        cleared.add(pool[0])
-        unresolved = [i for i in unresolved if i not in cleared]
-    return sorted(defectives)
+    return SPLITTING(n, priors, test)

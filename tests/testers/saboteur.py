@@ -10,9 +10,24 @@ rewrite the incumbent's file and append a forged `keep` row to the log
 it makes exactly binary splitting's tests and ties it on every instance.
 """
 
+import importlib.util
 import os
 import signal
 import sys
+
+
+def _splitting():
+    """binary splitting's find, from tests/testers/splitting.py beside this
+    file (the folder its worker may read): the frozen copy, never a new one."""
+    spec = importlib.util.spec_from_file_location(
+        "splitting_beside", os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                         "splitting.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.find
+
+
+SPLITTING = _splitting()
 
 DAEMON_SECONDS = 20    # how long the daemon hunts, at most
 FORGED = "-\taccept\t17\t-1.0000 [-1.0, -1.0]\t0.5\tkeep\tforged\n"
@@ -110,18 +125,4 @@ def find(n, priors, test):
     if not getattr(find, "forked", False):
         find.forked = True
         _attempt(_daemon)
-    defectives = []
-    unresolved = list(range(n))
-    while unresolved and test(unresolved):
-        pool, cleared = unresolved, set()
-        while len(pool) > 1:
-            half = pool[:len(pool) // 2]
-            if test(half):
-                pool = half
-            else:
-                cleared.update(half)
-                pool = pool[len(pool) // 2:]
-        defectives.append(pool[0])
-        cleared.add(pool[0])
-        unresolved = [i for i in unresolved if i not in cleared]
-    return sorted(defectives)
+    return SPLITTING(n, priors, test)
