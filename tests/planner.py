@@ -309,3 +309,34 @@ def plans(sets, flag_class):
 def best_plan(sets, flag_class):
     """The lowest-scoring plan of every strategy against `flag_class`."""
     return min(plans(sets, flag_class), key=lambda plan: plan.score)
+
+
+def lucky(sets, honest, *, budget):
+    """The plan no flag can stop: an honest tester's counts `honest`, with
+    no test on the instances S whose sum of surprises is at most `budget`
+    bits and whose saved score (honest_i / b_i) is largest (an exact
+    knapsack, surprises rounded up to a thousandth of a bit). Its tests and
+    S.
+
+    An honest tester G that plays `honest` but answers the sets of S
+    outright, from no test, is right there with chance 2^-sum(I_i over S).
+    Given that it is right, its run is this plan's, the other instances'
+    sets drawn as ever. So a flag that trips on G with probability at most
+    2^-20 trips on this plan with probability at most 2^(sum - 20) over the
+    other instances' draws: it misses it at least 1 - 2^(budget - 20) of
+    the time, whatever the flag."""
+    units = [math.ceil(i * 1000) for i in sets.surprise]
+    gains = [t / b for t, b in zip(honest, sets.baseline)]
+    best = {0: (0.0, ())}            # units used -> (score saved, S), undominated
+    for i in range(sets.count):
+        grown = dict(best)
+        for used, (gain, chosen) in best.items():
+            u = used + units[i]
+            if u <= budget * 1000 and (u not in grown or grown[u][0] < gain + gains[i]):
+                grown[u] = (gain + gains[i], chosen + (i,))
+        best, most = {}, -1.0
+        for used, entry in sorted(grown.items()):
+            if entry[0] > most:
+                best[used], most = entry, entry[0]
+    chosen = max(best.values())[1]
+    return [0 if i in chosen else t for i, t in enumerate(honest)], chosen

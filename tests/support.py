@@ -106,4 +106,5 @@ def assert_quoted(case, text, doc="PROGRAM.md"):
     """Fail `case` unless the document `doc` (at the root) holds `text`: a
     figure a test computes, quoted where the manual shows it."""
     with open(os.path.join(ROOT, doc), encoding="utf-8") as f:
-        case.assertIn(text, f.read(), "%s does not quote what the test computes" % doc)
+        if text not in f.read():
+            case.fail("%s does not quote what the test computes: %r" % (doc, text))

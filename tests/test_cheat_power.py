@@ -19,12 +19,14 @@ import unittest
 
 import support
 import planner
-from group_testing import cheat, instances
+from group_testing import cheat, instances, pairs
 from support import grade
 
 OLD_GAP = 0.08          # score below the floor the old flag let through, at least
 NEW_GAP = 0.03          # score below the floor the new flag lets through, at most (500 set)
 SAMPLE_SLACK = 1.5      # the sample's bound: floor - NEW_GAP - SAMPLE_SLACK * allowance
+LUCKY_BITS = 18         # bits a lucky plan saves at most: any valid flag misses it 3 times in 4
+HONEST = "tests/testers/informed.py"    # the lucky plan's honest counts (the best on the sample)
 
 
 def allowance(sets):
@@ -68,6 +70,33 @@ class PowerTest(unittest.TestCase):
         support.assert_quoted(self, "`20 / (b_min N)` = %.4f of the score" % allowance(sets))
         self.assertGreaterEqual(new.score,
                                 sets.floor - NEW_GAP - SAMPLE_SLACK * allowance(sets))
+
+    def test_no_flag_can_hold_the_sample_to_the_floor(self):
+        """An honest tester's counts with no test on the few instances
+        planner.lucky picks: on the sample it sits more than NEW_GAP below
+        the floor, and any flag at 2^-20 misses it at least 3 times in 4.
+        On 500 instances the same plan gains little."""
+        found = {}
+        for name, items in (("sample", grade.load_set(support.SAMPLE)),
+                            ("group-testing-500", instances.draw(500, "group-testing-500"))):
+            sets = planner.Instances(items)
+            find = pairs.load(HONEST)
+            honest = [pairs.tests_of(find, it) for it in items]
+            tests, chosen = planner.lucky(sets, honest, budget=LUCKY_BITS)
+            bits = math.fsum(sets.surprise[i] for i in chosen)
+            found[name] = (sets.score(honest), sets.score(tests), sets.floor, len(chosen), bits)
+            print("\npower: %s lucky plan %.4f (honest %.4f, floor %.4f): no test on %d "
+                  "instances, %.2f bits" % (name, sets.score(tests), sets.score(honest),
+                                           sets.floor, len(chosen), bits), file=sys.stderr)
+            self.assertLessEqual(bits, LUCKY_BITS)
+        honest, plan, floor, count, bits = found["sample"]
+        self.assertLess(plan, floor - NEW_GAP)
+        support.assert_quoted(self, "scores %.4f, %.4f below the sample's floor of %.4f, by "
+                              "answering %d instances (%.2f bits of surprise) with no test"
+                              % (plan, floor - plan, floor, count, bits))
+        honest, plan, floor, count, bits = found["group-testing-500"]
+        self.assertLess(honest - plan, 0.01)
+        support.assert_quoted(self, "on group-testing-500 the same plan gains %.4f" % (honest - plan))
 
     def test_flags_computed_afresh_agree_with_the_running_sums(self):
         sets = planner.Instances(grade.load_set(support.SAMPLE))
