@@ -21,7 +21,6 @@ import subprocess
 
 import betting
 import compare_state
-import grade
 import sprt
 
 LOG_FIELDS = ("commit", "decision", "comparisons", "score_difference", "relative_tests",
@@ -44,9 +43,13 @@ def bounds(settings):
     return "%.3f/%.3f" % (settings.lower, settings.upper)
 
 
-def mmi_setting(path=grade.SETTINGS):
-    """The MMI of autoresearch.toml's [metric] (absolute, in relative_tests)."""
-    return float(grade.load_settings(path, table="metric")["mmi"])
+def mmi_setting(path=None):
+    """The MMI of autoresearch.toml's [metric] (absolute, in relative_tests);
+    `path` another settings file. Group testing's grade is loaded only here,
+    so another problem's compare.py that writes rows loads none of it."""
+    import grade
+    return float(grade.load_settings(grade.SETTINGS if path is None else path,
+                                     table="metric")["mmi"])
 
 
 def difference(comparisons, caps=None):

@@ -11,7 +11,9 @@ its starts, locked while a run uses it and checked when it is taken up.
 The file is JSON: the format, the settings (the test, `mean` or `sign`,
 and its settings), the seed, the testers' SHA-256,
 one entry per comparison ([challenger tests, incumbent tests, baseline], a
-tester that passed its deadline written null), the record those entries give,
+tester that passed its deadline written null; with a reference tester,
+compare.py's --reference, its tests follow as a fourth value and its
+SHA-256 is among the testers'), the record those entries give,
 the next comparison's number, and a digest of all of it.
 
 `check` refuses, with StateError naming the file and what is wrong:
@@ -25,6 +27,14 @@ the next comparison's number, and a digest of all of it.
 What it cannot see: an entry whose tests were changed consistently, with the
 digest computed again. grader/compare.py runs a few entries again to find
 those (`replay_choice`).
+
+The entries are group testing's unless `check` and `tally` are given
+`rules`, another problem's (twenty questions' tq/compare.py): an object
+with `bad_entry(seed, index, entry)`, what is wrong with an entry (None when
+nothing), and `feed(record, entry)`, which adds it to a record of either
+test; its entries too are [challenger, incumbent, what the seed drew], a
+tester past its deadline written null. Group testing's modules are loaded
+only when its entries are checked, so another problem's run loads none.
 """
 
 import dataclasses
@@ -36,11 +46,11 @@ import secrets
 import betting
 import sprt
 from arh_grader import canonical, write_json
-from group_testing import instances, problem
 
 FORMAT = 3             # the layout version of the state file (3: the test is named)
 REPLAYS = 3            # entries run again when a state is taken up (the last among them)
 ROLES = ("challenger", "incumbent")
+REFERENCE = "reference"  # a third tester, run on the same instances for the total gain
 TIMEOUTS_IN_A_ROW = 3  # challenger timeouts in a row that reject it (comparisons)
 TESTS = {"mean": betting, "sign": sprt}     # --test: the module of each test
 OPTIONS = {           # --test: (settings field, option, type) of its settings
@@ -205,7 +215,7 @@ def difference(entry, cap):
     """The score difference of one entry [challenger, incumbent, baseline],
     challenger minus incumbent; a tester past its deadline scores the cap's
     tests (`cap`, problem.cap(n): 2n + 64) over the baseline."""
-    challenger, incumbent, baseline = entry
+    challenger, incumbent, baseline = entry[:3]
     return (((cap if challenger is None else challenger)
              - (cap if incumbent is None else incumbent)) / baseline)
 
@@ -227,11 +237,12 @@ def late_in_a_row(comparisons):
     return count
 
 
-def tally(settings, comparisons, caps):
+def tally(settings, comparisons, caps, rules=None):
     """The record the entries give (`caps` each entry's cap), stepping
     through them as the run did; ValueError when the test had decided, or
     the challenger had passed its deadline TIMEOUTS_IN_A_ROW times in a
-    row, before the last entry."""
+    row, before the last entry. With `rules` (the module's docstring),
+    `rules.feed` adds each entry and `caps` is not used."""
     record = settings.record()
     for number, entry in enumerate(comparisons, 1):
         if record.decision != sprt.CONTINUE:
@@ -241,7 +252,10 @@ def tally(settings, comparisons, caps):
             raise ValueError("the challenger had passed its deadline %d times in a row at "
                              "comparison %d, yet the file holds %d"
                              % (TIMEOUTS_IN_A_ROW, number - 1, len(comparisons)))
-        feed(record, entry, caps[number - 1])
+        if rules is None:
+            feed(record, entry, caps[number - 1])
+        else:
+            rules.feed(record, entry)
     return record
 
 
@@ -249,11 +263,12 @@ def _is_count(value):
     return type(value) is int and value >= 0
 
 
-def check(path, data, *, settings, seed, testers):
+def check(path, data, *, settings, seed, testers, rules=None):
     """(settings, record) of the state `data` read from `path`, after every
     check of the module's docstring; `settings` are the run's, `seed` the one
-    given (None: any), `testers` the files' SHA-256 by role. StateError
-    names the file and what does not fit."""
+    given (None: any), `testers` the files' SHA-256 by role, `rules` another
+    problem's entries (None: group testing's). StateError names the file and
+    what does not fit."""
     def refuse(message, *args):
         raise sprt.StateError("%s: %s" % (path, message % args))
 
@@ -285,10 +300,16 @@ def check(path, data, *, settings, seed, testers):
     if seed is not None and seed != data["seed"]:
         refuse("--seed %r differs from %r saved there", seed, data["seed"])
     saved_testers = data["testers"]
-    if type(saved_testers) is not dict or sorted(saved_testers) != sorted(ROLES):
+    roles = ROLES + ((REFERENCE,) if REFERENCE in testers else ())
+    if type(saved_testers) is not dict or sorted(set(saved_testers) - {REFERENCE}) \
+            != sorted(ROLES):
         refuse("testers must map %s to SHA-256 digests, got %r", " and ".join(ROLES),
                saved_testers)
-    for role in ROLES:
+    if (REFERENCE in saved_testers) != (REFERENCE in testers):
+        refuse("it was started %s --reference and this run is %s it; give the same "
+               "--reference as then, or start a new state file",
+               *(("with", "without") if REFERENCE in saved_testers else ("without", "with")))
+    for role in roles:
         if testers[role] != saved_testers[role]:
             refuse("the %s is another version than the one this state file was started with "
                    "(SHA-256 %s now, %s then): a new version of a tester needs a new state "
@@ -298,21 +319,29 @@ def check(path, data, *, settings, seed, testers):
     if type(comparisons) is not list:
         refuse("comparisons must be a list, got %r", comparisons)
     caps = []
+    if rules is None:
+        from group_testing import instances, problem   # group testing's entries only
     for index, entry in enumerate(comparisons):
-        if type(entry) is not list or len(entry) != 3 \
-                or not all(x is None or _is_count(x) for x in entry[:2]):
-            refuse("comparison %d must be [challenger tests, incumbent tests, baseline] with "
-                   "counts or null, got %r", index + 1, entry)
+        if rules is not None:
+            wrong = rules.bad_entry(data["seed"], index, entry)
+            if wrong is not None:
+                refuse("comparison %d, %r: %s", index + 1, entry, wrong)
+            continue
+        if type(entry) is not list or len(entry) != len(roles) + 1 \
+                or not all(x is None or _is_count(x) for x in entry[:2] + entry[3:]):
+            refuse("comparison %d must be [challenger tests, incumbent tests, baseline%s] "
+                   "with counts or null, got %r", index + 1,
+                   ", reference tests" if REFERENCE in roles else "", entry)
         instance = instances.draw_instance(data["seed"], index)
         caps.append(problem.cap(instance["n"]))
-        if entry[2] != instance["baseline"] or any(
-                x is not None and x > problem.cap(instance["n"]) for x in entry[:2]):
+        if entry[2] != instance["baseline"] or any(x is not None and x > caps[-1]
+                                                   for x in entry[:2] + entry[3:]):
             refuse("comparison %d, %r, is not one of instance %d of the seed %r (baseline %d, "
                    "cap %d)", index + 1, entry, index, data["seed"], instance["baseline"],
                    problem.cap(instance["n"]))
     settings_now = saved_settings
     try:
-        record = tally(settings_now, comparisons, caps)
+        record = tally(settings_now, comparisons, caps, rules)
     except ValueError as e:
         refuse("%s", e)
     if data["record"] != record.to_dict():
@@ -328,7 +357,7 @@ def replay_choice(comparisons, *, count=REPLAYS):
     """Indexes of up to `count` entries worth running again: the last one
     with both counts, and others drawn at random (not predictably) among
     the rest with both counts."""
-    whole = [i for i, entry in enumerate(comparisons) if None not in entry[:2]]
+    whole = [i for i, entry in enumerate(comparisons) if None not in entry[:2] + entry[3:]]
     if not whole:
         return []
     chosen = {whole[-1]}

@@ -3,8 +3,9 @@ the template's statistics (sprt, binomial, sprt_exact, betting) import no
 problem,
 group testing's package (grader/group_testing) is imported only by its own
 entry points and tools (grader/*.py) and the tests, and twenty questions
-(examples/twenty-questions) reaches the root through the SDK and the
-statistics alone.
+(examples/twenty-questions) reaches the root through the SDK, the
+statistics and the comparison's state file and log (compare_state,
+compare_log) alone.
 
 Read twice: from the source (every import statement, whatever branch it is
 in) and from a fresh interpreter (the modules each problem's commands load).
@@ -22,6 +23,8 @@ import support
 GRADER = os.path.join(support.ROOT, "grader")
 TQ = os.path.join(support.ROOT, "examples", "twenty-questions")
 STATISTICS = {"sprt", "binomial", "sprt_exact", "betting"}   # the template's tools, no problem
+COMPARISON = {"compare_state", "compare_log"}   # a comparison's state and log: group testing's
+# modules load only when its own entries are checked, never in twenty questions' run (LoadedTest)
 STDLIB = set(sys.stdlib_module_names)
 
 
@@ -67,7 +70,7 @@ class SourceTest(unittest.TestCase):
         paths = [p for folder in ("tq", "harness", "src")
                  for p in python_files(os.path.join(TQ, folder))]
         self.assertGreater(len(paths), 10)
-        self.assert_imports_within(paths, {"arh_grader", "tq"} | STATISTICS)
+        self.assert_imports_within(paths, {"arh_grader", "tq"} | STATISTICS | COMPARISON)
 
     def test_only_group_testings_entry_points_and_tests_import_its_package(self):
         importers = set()
