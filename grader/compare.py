@@ -3,6 +3,7 @@ whether the challenger beats the incumbent.
 
     python3 grader/compare.py --challenger src/tester.py \\
         --incumbent old/tester.py --state compare.json [--seed S]
+        [--reference platform/tester.py]
         [--log results.tsv --description TEXT --sample-result RESULT.json]
         [--instance-timeout SECONDS] [--test mean] [--alpha 0.05] [--beta 0.05]
         [--delta 0.005] [--max-comparisons 5000]
@@ -22,6 +23,10 @@ on wins (fewer tests), losses (more, or past the deadline) and draws. Either
 way the summary shows W/L/D and the mean score difference with its 95%
 confidence sequence, and a challenger past its deadline on
 TIMEOUTS_IN_A_ROW comparisons in a row is rejected (`timeouts: ...`).
+It shows too the challenger's total gain against a fixed reference (binary
+splitting, or the tester file --reference names, run on the same
+instances as a third contender), whether it clears the MMI, and what is
+left to win above the information floor (grader/compare_total.py).
 
 Neither tester runs in this process. Each has a harness/worker.py of its
 own (arh_grader.contender), frozen (every process of it stopped) while the
@@ -44,7 +49,9 @@ refused.
 With --log, each decision this run reaches appends one tab-separated row to
 the file (a header first when the file is new): commit, decision,
 comparisons, score difference, the sample's relative_tests (from
---sample-result), status (keep, discard or crash) and the description. A
+--sample-result), status (keep, discard or crash), total gain, reference
+and the description; a file that starts with another header (an older
+compare.py's) is refused, exit status 2. A
 row says `keep` only for an accepted challenger that is not suspect, whose
 gain clears the MMI, whose sample result is valid, not suspect and not
 `tampered`, and when the log file was not changed by anyone else during
@@ -68,16 +75,19 @@ import sys
 
 import compare_log
 import compare_state
+import compare_total
 import grade
 import sprt
 from arh_grader import Oracle, integrity
 from arh_grader.contender import Contender, TesterChanged, sha256_of
 from compare_log import UsageError
-from compare_state import ROLES
-from group_testing import cheat, instances, problem
+from compare_state import REFERENCE, ROLES
+from compare_watch import Watch
+from group_testing import instances, problem
 
 SIGNALS = {signal.SIGINT: ("Ctrl-C", 130), signal.SIGTERM: ("SIGTERM", 143)}
 WORKER = os.path.join(grade.ROOT, "harness", "worker.py")
+POSITION = {"challenger": 0, "incumbent": 1, REFERENCE: 3}    # of a role's tests in an entry
 PUBLIC_SEEDS = {instances.SAMPLE_SEED: "the public sample's seed",
                 "group-testing-500": "the seed of the 500-instance set (grader/headroom.py)"}
 
@@ -105,56 +115,6 @@ def run_one(contender, index, instance, *, timeout):
     return session.tests, failure
 
 
-def cheat_entry(instance, tests):
-    """What the cheat statistics need of one instance a tester solved."""
-    priors, defectives = instance["priors"], instance["defectives"]
-    return {"tests": tests, "n": instance["n"], "defective_count": len(defectives),
-            "surprise": problem.surprise(priors, defectives),
-            "count_surprise": problem.count_surprise(priors, defectives)}
-
-
-class Watch:
-    """Both testers' cheat flags over the comparisons so far, looked at after
-    each (cheat.running_statistics: valid at any stopping time)."""
-
-    def __init__(self):
-        self.entries = {role: [] for role in ROLES}
-        self.caps, self.late = [], 0         # each comparison's cap; challenger timeouts
-
-    def add(self, instance, tests):
-        for role, count in zip(ROLES, tests):
-            if count is not None:
-                self.entries[role].append(cheat_entry(instance, count))
-        self.caps.append(problem.cap(instance["n"]))
-        self.late = self.late + 1 if tests[0] is None else 0
-
-    def statistics(self, role):
-        return cheat.running_statistics(self.entries[role])
-
-    def verdict(self, record):
-        """(decision, reason): the record's, unless the challenger is suspect
-        or passed its deadline TIMEOUTS_IN_A_ROW times in a row."""
-        found = self.statistics("challenger")
-        if found["suspect"]:
-            return sprt.REJECT, ("suspect: the challenger's cheat_bits reached %.1f, where an "
-                                 "honest tester reaches %g with probability at most 2**-%g"
-                                 % (found["cheat_bits"], cheat.SUSPECT_BITS,
-                                    cheat.SUSPECT_BITS))
-        if self.late >= compare_state.TIMEOUTS_IN_A_ROW and record.decision == sprt.CONTINUE:
-            return sprt.REJECT, ("timeouts: the challenger passed its deadline on %d "
-                                 "comparisons in a row" % self.late)
-        return record.decision, record.reason
-
-    def lines(self):
-        lines = []
-        for role in ROLES:
-            found = self.statistics(role)
-            lines.append("cheat_bits.%s: %s" % (role, "-" if found["cheat_bits"] is None
-                                                 else "%.3f" % found["cheat_bits"]))
-            lines.append("suspect.%s: %s" % (role, "true" if found["suspect"] else "false"))
-        return lines
-
-
 # ---- the run ---------------------------------------------------------------
 
 @contextlib.contextmanager
@@ -179,7 +139,7 @@ def compare(data, record, contenders, watch, *, state, timeout, stream=sys.stder
         number = record.comparisons + 1
         instance = instances.draw_instance(seed, number - 1)
         tests = {}
-        for role in ROLES:
+        for role in contenders:
             tests[role], failure = run_one(contenders[role], number - 1, instance,
                                            timeout=timeout)
             if failure is not None:
@@ -190,7 +150,8 @@ def compare(data, record, contenders, watch, *, state, timeout, stream=sys.stder
                 failure.index = number - 1
                 return failure
         result = compare_state.outcome(tests["challenger"], tests["incumbent"])
-        entry = [tests["challenger"], tests["incumbent"], instance["baseline"]]
+        entry = [tests["challenger"], tests["incumbent"], instance["baseline"]] + [
+            tests[role] for role in contenders if role == REFERENCE]
         with signals_deferred():           # saved and reported, or neither
             compare_state.feed(record, entry, problem.cap(instance["n"]))
             watch.add(instance, (tests["challenger"], tests["incumbent"]))
@@ -198,11 +159,11 @@ def compare(data, record, contenders, watch, *, state, timeout, stream=sys.stder
             data["record"] = record.to_dict()
             data["next_comparison"] = record.comparisons + 1
             compare_state.save(state, data)
-            shown = {r: "timeout" if tests[r] is None else tests[r] for r in ROLES}
-            stream.write("comparison: %d instance: %d challenger: %s incumbent: %s "
-                         "outcome: %s d: %.4f W/L/D: %s %s\n"
-                         % (number, number - 1, shown["challenger"], shown["incumbent"],
-                            result, compare_state.difference(entry, watch.caps[-1]),
+            shown = " ".join("%s: %s" % (r, "timeout" if tests[r] is None else tests[r])
+                             for r in contenders)
+            stream.write("comparison: %d instance: %d %s outcome: %s d: %.4f W/L/D: %s %s\n"
+                         % (number, number - 1, shown, result,
+                            compare_state.difference(entry, watch.caps[-1]),
                             compare_log.wld(record, data["comparisons"]),
                             compare_log.progress(record)))
             stream.flush()
@@ -211,11 +172,11 @@ def compare(data, record, contenders, watch, *, state, timeout, stream=sys.stder
 
 def replay(state, data, contenders, *, timeout, stream=sys.stderr):
     """Run a few saved comparisons again (compare_state.replay_choice);
-    UsageError unless both testers make the tests the file says."""
+    UsageError unless every tester makes the tests the file says."""
     chosen = compare_state.replay_choice(data["comparisons"])
     for index in chosen:
         instance = instances.draw_instance(data["seed"], index)
-        for k, role in enumerate(ROLES):
+        for role, k in ((role, POSITION[role]) for role in contenders):
             tests, failure = run_one(contenders[role], index, instance, timeout=timeout)
             if failure is not None or tests != data["comparisons"][index][k]:
                 now = failure.kind if failure else "timeout" if tests is None else tests
@@ -232,8 +193,8 @@ def replay(state, data, contenders, *, timeout, stream=sys.stderr):
 def watch_of(data):
     """The cheat statistics of a state's comparisons so far."""
     watch = Watch()
-    for index, (challenger, incumbent, _) in enumerate(data["comparisons"]):
-        watch.add(instances.draw_instance(data["seed"], index), (challenger, incumbent))
+    for index, entry in enumerate(data["comparisons"]):
+        watch.add(instances.draw_instance(data["seed"], index), entry[:2])
     return watch
 
 
@@ -241,6 +202,9 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--challenger", required=True, help="the tester file that challenges")
     parser.add_argument("--incumbent", required=True, help="the tester file to beat")
+    parser.add_argument("--reference", metavar="TESTER",
+                        help="the tester the total gain is against, run on the same instances "
+                             "(the platform's incumbent; default: binary splitting, no run)")
     parser.add_argument("--state", required=True,
                         help="the state file: created if missing, resumed if present")
     parser.add_argument("--seed", help="the instances' seed (any string; default: a random one)")
@@ -284,7 +248,7 @@ def options(args):
         raise UsageError("--seed %r is %s: its instances are public, and a tester may know "
                          "them; give another seed, or none for a fresh random one"
                          % (args.seed, PUBLIC_SEEDS[args.seed]))
-    for role in ROLES:
+    for role in ROLES + ((REFERENCE,) if args.reference else ()):
         if not os.path.isfile(getattr(args, role)):
             raise UsageError("--%s %r is not a file" % (role, getattr(args, role)))
     for option, path in (("--state", args.state), ("--log", args.log)):
@@ -296,6 +260,7 @@ def options(args):
     if not (math.isfinite(timeout) and timeout > 0):
         raise UsageError("--instance-timeout must be a positive number of seconds, got %r"
                          % timeout)
+    compare_log.check_header(args.log)
     sample = (None if args.sample_result is None
               else compare_log.read_sample_result(args.sample_result))
     return settings, timeout, sample
@@ -305,7 +270,8 @@ def run(args):
     """The command after its options are parsed: the exit status."""
     try:
         settings, timeout, sample = options(args)
-        testers = {role: sha256_of(getattr(args, role)) for role in ROLES}
+        roles = ROLES + ((REFERENCE,) if args.reference else ())
+        testers = {role: sha256_of(getattr(args, role)) for role in roles}
         with compare_state.Lock(args.state):
             data = compare_state.load(args.state)
             if data is not None:
@@ -320,7 +286,7 @@ def run(args):
                         worker_file=WORKER, oracle=oracle,
                         private=(args.state, args.log, args.sample_result),
                         start_timeout=float(grade.load_settings()["worker_start_timeout_s"])))
-                        for role in ROLES}
+                        for role in roles}
                     return take_up(args, data, settings, record if data else None, testers,
                                    contenders, timeout=timeout, sample=sample)
             finally:
@@ -358,7 +324,10 @@ def take_up(args, data, settings, record, testers, contenders, *, timeout, sampl
             for line in compare_log.log_decision(
                     args, record, data["comparisons"], mmi=mmi, sample=sample, failed=failed,
                     verdict=watch.verdict(record), log_before=log_before,
-                    caps=watch.caps, tampered=tampered):
+                    caps=watch.caps, tampered=tampered, total={
+                        "total_gain": compare_total.cell(compare_total.total_gain(
+                            data["comparisons"], watch.caps)),
+                        "reference": args.reference or compare_total.SPLITTING}):
                 print(line)
 
     try:
@@ -389,6 +358,9 @@ def take_up(args, data, settings, record, testers, contenders, *, timeout, sampl
     print("\n".join(compare_log.summary_lines(record, data["comparisons"], state=args.state,
                                               mmi=mmi, verdict=watch.verdict(record),
                                               caps=watch.caps)))
+    print("\n".join(compare_total.lines(data["comparisons"], caps=watch.caps,
+                                        floors=watch.floors, mmi=mmi,
+                                        reference=args.reference)))
     print("\n".join(watch.lines()))
     return 0
 

@@ -11,7 +11,7 @@ its deadline scores the cap's tests over the baseline (compare_state.
 difference), as in the mean test's decision. Its interval is the 95%
 confidence sequence of grader/betting.py on the differences clipped to
 [-1, 1], valid at whatever comparison the run stopped; the mean shown is
-theirs too.
+theirs too. A row's total_gain and reference are grader/compare_total.py's.
 """
 
 import hashlib
@@ -24,7 +24,7 @@ import compare_state
 import sprt
 
 LOG_FIELDS = ("commit", "decision", "comparisons", "score_difference", "relative_tests",
-              "status", "description")
+              "status", "total_gain", "reference", "description")
 
 
 class UsageError(Exception):
@@ -123,9 +123,9 @@ def commit_of(path):
 
 
 def log_row(path, row):
-    """Append `row` (a dict of LOG_FIELDS) to the TSV file `path`, after a
-    header line when the file is new or empty."""
-    cells = [" ".join(str(row[k]).split()) or "-" for k in LOG_FIELDS]
+    """Append `row` (a dict of LOG_FIELDS, "-" for one left out) to the TSV
+    file `path`, after a header line when the file is new or empty."""
+    cells = [" ".join(str(row.get(k, "-")).split()) or "-" for k in LOG_FIELDS]
     new = not os.path.exists(path) or os.path.getsize(path) == 0
     with open(path, "a", encoding="utf-8") as f:
         if new:
@@ -157,13 +157,14 @@ def not_kept(sample):
 
 
 def log_decision(args, record, comparisons, *, mmi, sample, failed=False, verdict=None,
-                 log_before=None, caps=None, tampered=()):
+                 log_before=None, caps=None, tampered=(), total=None):
     """Append the --log row of this run's decision (or of its failure); the
     warning lines to print (none when all is well). `verdict` (decision,
     reason) overrides the record's; `log_before` is the log's fingerprint
     when the run began: a log changed since by anything but this command
     gets no `keep`, nor does a run during which `tampered` files (outside
-    src/, integrity.changes) differed from the committed ones."""
+    src/, integrity.changes) differed from the committed ones. `total`
+    gives the row's total_gain and reference cells ("-" without it)."""
     found = difference(comparisons, caps)
     decision = (verdict or (record.decision, record.reason))[0]
     warnings = []
@@ -202,8 +203,23 @@ def log_decision(args, record, comparisons, *, mmi, sample, failed=False, verdic
     log_row(args.log, {"commit": commit_of(args.challenger), "decision": decision,
                        "comparisons": record.comparisons, "score_difference": diff,
                        "relative_tests": sample["relative_tests"] if sample else "-",
-                       "status": status, "description": args.description or "-"})
+                       "status": status, "description": args.description or "-",
+                       **(total or {})})
     return warnings
+
+
+def check_header(path):
+    """UsageError unless the TSV file `path` is missing, empty, or starts
+    with the header of LOG_FIELDS: a results file of an older compare.py
+    (fewer columns) is not appended to."""
+    if path is None or not os.path.exists(path) or os.path.getsize(path) == 0:
+        return
+    with open(path, encoding="utf-8", errors="replace") as f:
+        first = f.readline().rstrip("\n")
+    if first != "\t".join(LOG_FIELDS):
+        raise UsageError("--log %r starts with the header %r, not compare.py's %r: rename it "
+                         "(its rows stay readable) and give a new file, which gets the header "
+                         "by itself" % (path, first, "\t".join(LOG_FIELDS)))
 
 
 def read_sample_result(path):

@@ -132,7 +132,8 @@ def find(n, priors, test):
             self.assertEqual(f.read().splitlines()[1].split("\t")[1:],
                              ["error", "2", "%.4f [%.4f, %.4f]"
                               % betting.confidence_sequence([0.0, 0.0]), "-", "crash",
-                              "drops an item"])
+                              "%.4f [%.4f, %.4f]" % betting.confidence_sequence([0.0, 0.0]),
+                              "binary splitting", "drops an item"])
         self.assertIn("wrong: comparison 3 (instance index 2 of seed 'compare-test', n=",
                       out["error"])
         self.assertIn("the challenger failed: the answer", out["error"])
@@ -309,18 +310,24 @@ def find(n, priors, test):
         with open(log, encoding="utf-8") as f:
             rows = [line.rstrip("\n").split("\t") for line in f]
         self.assertEqual(rows[0], ["commit", "decision", "comparisons", "score_difference",
-                                   "relative_tests", "status", "description"])
+                                   "relative_tests", "status", "total_gain", "reference",
+                                   "description"])
         self.assertEqual(len(rows), 3)
         done = subprocess.run(["git", "-C", support.ROOT, "rev-parse", "--short", "HEAD"],
                               capture_output=True, text=True)
         commit = done.stdout.strip() if done.returncode == 0 else "-"
         mean, low, high = (float(x) for x in out["score_difference"].replace("(95% confidence sequence",
                            "").replace("to", "").replace(",", " ").split()[:3])
-        self.assertEqual(rows[1], [commit, "accept", "22", "%.4f [%.4f, %.4f]" % (mean, low, high),
-                                   "0.799636", "keep", "groups by prior mass and splits"])
+        cell = "%.4f [%.4f, %.4f]" % (mean, low, high)
+        self.assertEqual(rows[1], [commit, "accept", "22", cell, "0.799636", "keep", cell,
+                                   "binary splitting", "groups by prior mass and splits"])
+        self.assertEqual(out["total_gain"], "%s against binary splitting (95%% confidence "
+                         "sequence, 22 comparisons)" % cell)    # the incumbent is splitting
         self.assertEqual(rows[2][0], "-")                 # a tester outside any repository
         self.assertEqual(rows[2][1:3], ["accept_below_mmi", small["comparisons"]])
-        self.assertEqual(rows[2][4:], ["-", "discard", "skips one test"])
+        self.assertEqual(rows[2][4:6] + rows[2][7:], ["-", "discard", "binary splitting",
+                                                      "skips one test"])
+        self.assertEqual(rows[2][6], rows[2][3])
         print("\n%s" % "\n".join("\t".join(row) for row in rows))
 
     def start_slow(self, *, stderr=subprocess.DEVNULL, hold=False):
