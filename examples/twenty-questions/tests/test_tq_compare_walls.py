@@ -19,6 +19,9 @@ from arh_grader import sandbox
 from tq import compare
 
 
+SEED = "twenty-questions"     # the seed tests/testers/counts_rounds.py draws the order with
+
+
 def lines_of(text):
     return dict(line.split(": ", 1) for line in text.splitlines() if ": " in line)
 
@@ -28,7 +31,8 @@ class CompareWallsTest(unittest.TestCase):
         done = subprocess.run([sys.executable, os.path.join(tq_support.PROJECT, "tq",
                                                             "compare.py"),
                                "--challenger", challenger, "--incumbent", tq_support.BASELINE,
-                               "--test", "sign"],
+                               "--test", "sign", "--seed", SEED,
+                               "--state", os.path.join(tq_support.tmpdir(self), "s.json")],
                               capture_output=True, text=True, timeout=300,
                               stdin=subprocess.DEVNULL, env=dict(os.environ, **env))
         return done.returncode, lines_of(done.stdout)
@@ -49,7 +53,9 @@ class CompareWallsTest(unittest.TestCase):
                 mock.patch.dict(os.environ, {"GT_ROUND_FILE": rounds}), \
                 contextlib.redirect_stdout(out):
             status = compare.main(["--challenger", tq_support.tester("counts_rounds"),
-                                   "--incumbent", tq_support.BASELINE, "--test", "sign"])
+                                   "--incumbent", tq_support.BASELINE, "--test", "sign",
+                                   "--seed", SEED,
+                                   "--state", os.path.join(tq_support.tmpdir(self), "s.json")])
         lines = lines_of(out.getvalue())
         self.assertEqual((status, lines["decision"], lines["W/L/D"]), (0, "reject", "3/0/0"))
         self.assertTrue(lines["reason"].startswith("suspect: the challenger saved 2"),

@@ -2,179 +2,291 @@
 sequential test decides whether the challenger beats the incumbent.
 
     python3 tq/compare.py --challenger src/tester.py \\
-        --incumbent tests/testers/fixed_order.py [--test mean|sign] [--delta D]
+        --incumbent tests/testers/fixed_order.py --state compare.json [--seed S]
+        [--log results.tsv --description TEXT --sample-result RESULT.json]
+        [--instance-timeout SECONDS] [--test mean] [--alpha 0.05] [--beta 0.05]
+        [--delta 0.005] [--max-comparisons 5000]
+        [--test sign [--delta 0.1] [--draw-ceiling 0.85] [--draw-alpha 0.01]
+                     [--min-sample 30] [--max-decisive N]]
 
-Round k plays animal k of the whole pool in an order drawn with the seed.
+Comparison k plays animal k - 1 of the whole pool in an order drawn with the
+seed: a fresh random one unless given, and the public sets' seed is refused.
 By default (`--test mean`, grader/betting.py at the repository's root) each
 round gives d, the incumbent's round score minus the challenger's (below 0
 the challenger gains), a round past its deadline scoring 0; the betting
 e-processes accept when the challenger is better on average and reject
-when it does not gain `--delta`, each error at most 0.05 at any stopping
-time. `--test sign` is Wald's test on wins, losses and draws
+when it does not gain `--delta`, each error at most alpha (beta) at any
+stopping time. `--test sign` is Wald's test on wins, losses and draws
 (grader/sprt.py). Neither tester plays in this process: each has a tq
 worker of its own (arh_grader.contender), frozen while the other plays,
 and its calls are counted by the oracle served here under this problem's
 policy, as in a local run. A challenger whose saved bits over its rounds
 reach 20 (an honest tester does so with probability at most 2**-20) is
-rejected there and then as suspect. The decision goes to stdout as `key:
+rejected there and then as suspect; one past its deadline on 3 rounds in a
+row is rejected (`timeouts: ...`), and one that has played the whole pool
+without a decision too (`pool: ...`). The decision goes to stdout as `key:
 value` lines, with W/L/D beside either test and `score_difference`: the
 mean over rounds of the challenger's score minus the incumbent's (above 0,
 the challenger is better) with its 95% confidence sequence, valid at any
 stopping time. A tester still playing a round at the deadline
 (autoresearch.toml's instance_timeout_s, or --instance-timeout) loses that
-comparison, scoring 0, and `timeouts` counts them. Exit status: 0 once
-decided, 1 when a tester fails, 2 for bad usage.
+comparison, scoring 0, and `timeouts` counts them.
+
+The state file is group testing's (grader/compare_state.py, with this
+problem's entries: [challenger, incumbent, animal], each tester's [calls,
+found] or null past its deadline): locked while a run uses it and written
+atomically after every comparison, so a killed run started again with the
+same command goes on where it stopped. It is taken up only with the
+settings, seed and tester files it was started with, after a few of its
+comparisons are played again with the same calls. With --log, each decision
+appends a row to a results file, group testing's columns
+(grader/compare_log.py): its `relative_tests` holds the sample's
+`mean_score` (from --sample-result, a tq/local.py result.json), and its
+status is `keep` only for an accepted challenger, not suspect, whose sample
+run is valid, not suspect and not tampered, with no file outside src/
+changed and the log changed by nothing else during the run.
+
+Exit status: 0 once decided, 1 when a tester fails (an exception, a bad
+call), 2 for bad usage or a state file that cannot be used, 130 after Ctrl-C
+and 143 after SIGTERM (both keep the state file).
 """
 
 import argparse
+import contextlib
 import os
+import secrets
+import signal
 import sys
 
 PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ROOT_GRADER = os.path.join(PROJECT, os.pardir, os.pardir, "grader")
+REPOSITORY = os.path.normpath(os.path.join(PROJECT, os.pardir, os.pardir))
+ROOT_GRADER = os.path.join(REPOSITORY, "grader")
 for path in (PROJECT, ROOT_GRADER):
     if path not in sys.path:
         sys.path.insert(0, path)
 
-import betting  # noqa: E402  (the template's mean test)
+import compare_log  # noqa: E402  (the template's results file)
+import compare_state  # noqa: E402  (the template's state file)
 import sprt  # noqa: E402  (the template's sign test)
-from arh_grader import Oracle, options  # noqa: E402
-from arh_grader.contender import Contender, TesterChanged  # noqa: E402
+from arh_grader import Oracle, integrity, options  # noqa: E402
+from arh_grader.contender import Contender, TesterChanged, sha256_of  # noqa: E402
+from compare_log import UsageError  # noqa: E402
+from compare_state import ROLES  # noqa: E402
 
-from tq import data, grade, plugin, sets  # noqa: E402
+from tq import grade, plugin, sets  # noqa: E402
+from tq.comparison import (PROBLEM, Rules, TesterError, difference, log_decision,  # noqa: E402
+                           order_of, outcome, read_sample_result, round_score,
+                           summary_lines, verdict, wld)
 
 WORKER = os.path.join(PROJECT, "harness", "worker.py")
+EDITABLE = (os.path.join(PROJECT, "src"),)     # autoresearch.toml's [project] editable
+SIGNALS = {signal.SIGINT: ("Ctrl-C", 130), signal.SIGTERM: ("SIGTERM", 143)}
+PUBLIC_SEEDS = {sets.PUBLIC_SEED: "the seed of the public sets (sample/dev.jsonl, "
+                                  "sample/test.jsonl)"}
 
 
-def outcome(challenger, incumbent):
-    """The challenger's outcome from both round scores, None for a round
-    past its deadline, which loses (two such rounds draw)."""
-    if challenger is None or incumbent is None:
-        return sprt.DRAW if challenger is incumbent else \
-            sprt.LOSS if challenger is None else sprt.WIN
-    if challenger > incumbent:
-        return sprt.WIN
-    return sprt.LOSS if challenger < incumbent else sprt.DRAW
+class Stopped(BaseException):
+    """Ctrl-C or SIGTERM: not a tester's failure, whatever play was doing."""
+
+    def __init__(self, signum):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _stop(signum, frame):
+    raise Stopped(signum)
 
 
 def play_round(contender, index, animal, *, timeout):
-    """(the round's score, its entry), or (None, None) when the tester ran
-    past `timeout` seconds; TesterError when it failed otherwise."""
-    item = {"animal": animal}
-    session, failure = contender.run(index, item, timeout=timeout)
+    """The tester's [calls, found] on `animal`, or None when it ran past
+    `timeout` seconds; TesterError when it failed otherwise."""
+    session, failure = contender.run(index, {"animal": animal}, timeout=timeout)
     if failure is not None:
         if failure.kind == "timeout":
-            return None, None
-        raise TesterError("the %s failed on animal %d: %s: %s"
-                          % (contender.role, animal, failure.kind, failure.message))
-    entry = contender.problem.entry(index, item, session)
-    return entry["score"], entry
+            return None
+        raise TesterError("comparison %d (animal %d): the %s failed: %s: %s"
+                          % (index + 1, animal, contender.role, failure.kind, failure.message))
+    return [session.tests, bool(session.ended_by_answer)]
 
 
-class TesterError(Exception):
-    """A tester that failed a round otherwise than by its deadline."""
+@contextlib.contextmanager
+def signals_deferred():
+    """Hold Ctrl-C and SIGTERM back while the block runs; they act right after."""
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, set(SIGNALS))
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
-class Tally:
-    """Wins, losses and draws of the challenger, beside either test."""
+def compare(saved, record, contenders, *, state, timeout, stream=sys.stderr):
+    """Play rounds until the verdict is not `continue`, saving the state
+    `saved` after each."""
+    order, comparisons = order_of(saved["seed"]), saved["comparisons"]
+    while verdict(record, comparisons)[0] == sprt.CONTINUE:
+        index = len(comparisons)
+        plays = [play_round(contenders[role], index, order[index], timeout=timeout)
+                 for role in ROLES]
+        entry = plays + [order[index]]
+        with signals_deferred():           # saved and reported, or neither
+            Rules.feed(record, entry)
+            comparisons.append(entry)
+            saved["record"] = record.to_dict()
+            saved["next_comparison"] = record.comparisons + 1
+            compare_state.save(state, saved)
+            shown = ["timeout" if p is None else "%.2f" % round_score(p) for p in plays]
+            stream.write("comparison: %d animal: %d challenger: %s incumbent: %s outcome: %s "
+                         "d: %.4f W/L/D: %s %s\n"
+                         % (index + 1, order[index], *shown, outcome(*plays),
+                            difference(entry), wld(comparisons), compare_log.progress(record)))
+            stream.flush()
 
-    def __init__(self):
-        self.wins = self.losses = self.draws = 0
 
-    def add(self, result):
-        if result == sprt.WIN:
-            self.wins += 1
-        elif result == sprt.LOSS:
-            self.losses += 1
+def replay(state, saved, contenders, *, timeout, stream=sys.stderr):
+    """Play a few saved comparisons again (compare_state.replay_choice);
+    UsageError unless both testers play them as the file says."""
+    chosen = compare_state.replay_choice(saved["comparisons"])
+    for index in chosen:
+        entry = saved["comparisons"][index]
+        for k, role in enumerate(ROLES):
+            try:
+                now = play_round(contenders[role], index, entry[2], timeout=timeout)
+            except TesterError as e:
+                now = str(e)
+            if now != entry[k]:
+                raise UsageError("%s: comparison %d does not come out again: the %s plays %s "
+                                 "now, the file says %s. The file was changed, or a tester "
+                                 "is not deterministic; start a new state file"
+                                 % (state, index + 1, role, now, entry[k]))
+    if chosen:
+        stream.write("compare: comparisons %s of %s ran again with the same calls\n"
+                     % (", ".join(str(i + 1) for i in chosen), state))
+
+
+def take_up(args, saved, settings, record, contenders, *, testers, timeout, sample):
+    """Run a checked state (or a new one when `saved` is None) to its
+    decision: the exit status."""
+    log_before = compare_log.fingerprint(args.log)
+    outputs = [os.path.dirname(os.path.abspath(p))
+               for p in (args.state, args.log, args.sample_result) if p]
+    base = integrity.baseline(REPOSITORY, editable=EDITABLE, outputs=outputs)
+    if saved is None:
+        seed = args.seed if args.seed is not None else secrets.token_hex(16)
+        saved, record = compare_state.new(settings, seed, testers), settings.record()
+
+    def finish(failed=False, log=True):
+        """Say what is tampered, then write the log's row (with --log)."""
+        tampered = integrity.changes(base)
+        if tampered:
+            print("tampered: %s\n%s" % (", ".join(tampered), integrity.WARNING))
+        if args.log and log:
+            for line in log_decision(args, record, saved["comparisons"], sample=sample,
+                                     failed=failed, log_before=log_before, tampered=tampered):
+                print(line)
+
+    try:
+        if saved["comparisons"]:
+            replay(args.state, saved, contenders, timeout=timeout)
+        if verdict(record, saved["comparisons"])[0] != sprt.CONTINUE:
+            sys.stderr.write("compare: %s had decided already%s\n"
+                             % (args.state, "; nothing logged" if args.log else ""))
+            finish(log=False)
         else:
-            self.draws += 1
+            if record.comparisons:
+                sys.stderr.write("compare: resuming %s at comparison %d, W/L/D %s\n"
+                                 % (args.state, record.comparisons + 1,
+                                    wld(saved["comparisons"])))
+            compare(saved, record, contenders, state=args.state, timeout=timeout)
+            finish()
+    except (TesterError, TesterChanged) as e:
+        print("error: %s" % e)
+        print("comparisons: %d" % record.comparisons)
+        finish(failed=True)
+        return 1
+    print("\n".join(summary_lines(record, saved["comparisons"], state=args.state)))
+    return 0
 
 
-def difference(challenger, incumbent):
-    """The mean test's d for a round: the incumbent's score minus the
-    challenger's (scores are higher for better, d below 0 is the
-    challenger's gain), a round past its deadline scoring 0, the worst."""
-    return (incumbent or 0.0) - (challenger or 0.0)
-
-
-def compare(challenger, incumbent, *, seed, timeout, record=None, stream=sys.stderr):
-    """(the decided record, each round's pair of scores, the W/L/D tally,
-    the verdict: (decision, reason)) of `challenger` against `incumbent`
-    (Contenders) on the pool in the seed's order. `record` is a
-    betting.MeanRecord (the default) or an sprt.WinRecord (the sign test).
-    The verdict is the record's, or a rejection once the challenger's saved
-    bits make it suspect."""
-    record = betting.MeanRecord() if record is None else record
-    pairs, entries, tally = [], [], Tally()
-    order = sets.ordered("compare/%s" % seed, range(data.ANIMALS))
-    for k, animal in enumerate(order, 1):
-        played = [play_round(contender, k - 1, animal, timeout=timeout)
-                  for contender in (challenger, incumbent)]
-        pair = tuple(score for score, _ in played)
-        pairs.append(pair)
-        if played[0][1] is not None:
-            entries.append(played[0][1])
-        tally.add(outcome(*pair))
-        record.add(outcome(*pair) if isinstance(record, sprt.WinRecord)
-                   else difference(*pair))
-        stream.write("comparison: %d animal %d: %s against %s\n" % (
-            k, animal, *("timeout" if s is None else "%.2f" % s for s in pair)))
-        suspect = challenger.problem.summary(entries)
-        if suspect["suspect"]:
-            return record, pairs, tally, (sprt.REJECT, "suspect: the challenger saved %.1f "
-                                          "bits below the information its rounds hold"
-                                          % suspect["saved_bits"])
-        if record.decision != sprt.CONTINUE:
-            break
-    return record, pairs, tally, (record.decision, record.reason)
+def run(args):
+    """The command after its options are checked: the exit status."""
+    try:
+        settings = compare_state.settings_of(args)
+    except ValueError as e:             # the test modules' SettingsError too
+        raise UsageError(str(e)) from None
+    if args.seed in PUBLIC_SEEDS:
+        raise UsageError("--seed %r is %s: its order is public, and a tester may know it; "
+                         "give another seed, or none for a fresh random one"
+                         % (args.seed, PUBLIC_SEEDS[args.seed]))
+    for option, path in (("--state", args.state), ("--log", args.log)):
+        if path is not None and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+            raise UsageError("%s %r is not in an existing folder" % (option, path))
+    sample = None if args.sample_result is None else read_sample_result(args.sample_result)
+    settings_toml = grade.load_settings()
+    timeout = args.instance_timeout or float(settings_toml["instance_timeout_s"])
+    testers = {role: sha256_of(getattr(args, role)) for role in ROLES}
+    with compare_state.Lock(args.state):
+        saved = compare_state.load(args.state)
+        record = None
+        if saved is not None:
+            settings, record = compare_state.check(args.state, saved, settings=settings,
+                                                   seed=args.seed, testers=testers,
+                                                   rules=Rules)
+        oracle = Oracle(check=plugin.Plugin.check_query, answer=plugin.Plugin.answer_query,
+                        idle_timeout=timeout + 5).start()
+        try:
+            with contextlib.ExitStack() as stack:
+                contenders = {role: stack.enter_context(Contender(
+                    getattr(args, role), role=role, problem=PROBLEM, worker_file=WORKER,
+                    oracle=oracle, private=(args.state, args.log, args.sample_result),
+                    start_timeout=float(settings_toml["worker_start_timeout_s"])))
+                    for role in ROLES}
+                return take_up(args, saved, settings, record, contenders, testers=testers,
+                               timeout=timeout, sample=sample)
+        finally:
+            oracle.stop()
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--challenger", required=True, help="a tester file")
-    parser.add_argument("--incumbent", required=True, help="a tester file")
-    parser.add_argument("--seed", default="twenty-questions", help="the rounds' order")
+    parser.add_argument("--challenger", required=True, help="the tester file that challenges")
+    parser.add_argument("--incumbent", required=True, help="the tester file to beat")
+    parser.add_argument("--state", required=True,
+                        help="the state file: created if missing, resumed if present")
+    parser.add_argument("--seed", help="the rounds' order (any string; default: a random one)")
     parser.add_argument("--instance-timeout", type=options.positive(float), metavar="SECONDS",
                         help="each tester's deadline on a round (default: autoresearch.toml)")
-    parser.add_argument("--test", choices=("mean", "sign"), default="mean",
-                        help="mean: the betting test on the round scores' difference "
-                             "(default); sign: Wald's test on wins")
-    parser.add_argument("--delta", type=options.positive(float), default=betting.DELTA,
-                        help="the mean test's smallest gain worth keeping (default %g)"
-                             % betting.DELTA)
+    parser.add_argument("--log", metavar="FILE", help="append this run's decision to FILE (TSV)")
+    parser.add_argument("--description", help="the log row's description of the change")
+    parser.add_argument("--sample-result", metavar="RESULT",
+                        help="a tq/local.py result.json whose mean_score and status go in "
+                             "the log row")
+    compare_state.add_options(parser)
     args = parser.parse_args(argv)
     for option, path in (("--challenger", args.challenger), ("--incumbent", args.incumbent)):
         if not os.path.isfile(path):
             parser.error("%s %r is not a file" % (option, path))
-    settings = grade.load_settings()
-    timeout = args.instance_timeout or float(settings["instance_timeout_s"])
-    oracle = Oracle(check=plugin.Plugin.check_query, answer=plugin.Plugin.answer_query,
-                    idle_timeout=timeout + 5).start()
+    handlers = {signum: signal.signal(signum, _stop) for signum in SIGNALS}
     try:
-        with Contender(args.challenger, role="challenger", worker_file=WORKER, oracle=oracle,
-                       problem=plugin.Plugin(pool=data.ANIMALS),
-                       start_timeout=float(settings["worker_start_timeout_s"])) as challenger, \
-                Contender(args.incumbent, role="incumbent", worker_file=WORKER, oracle=oracle,
-                          problem=plugin.Plugin(pool=data.ANIMALS),
-                          start_timeout=float(settings["worker_start_timeout_s"])) as incumbent:
-            record = (sprt.WinRecord() if args.test == "sign"
-                      else betting.MeanRecord(betting.Settings(delta=args.delta)))
-            record, pairs, tally, verdict = compare(challenger, incumbent, seed=args.seed,
-                                                    timeout=timeout, record=record)
-    except (TesterError, TesterChanged) as e:
+        return run(args)
+    except (UsageError, sprt.StateError) as e:
         sys.stderr.write("compare: %s\n" % e)
-        return 1
+        return 2
+    except Stopped as stop:
+        name, status = SIGNALS[stop.signum]
+        saved = None
+        with contextlib.suppress(sprt.StateError):
+            saved = compare_state.load(args.state)
+        if saved is None:
+            sys.stderr.write("compare: stopped by %s before any comparison; no state file "
+                             "was written\n" % name)
+        else:
+            sys.stderr.write("compare: stopped by %s; %s keeps %d comparisons, and the same "
+                             "command resumes from there\n"
+                             % (name, args.state, len(saved.get("comparisons") or [])))
+        return status
     finally:
-        oracle.stop()
-    print("decision: %s" % verdict[0])
-    print("reason: %s" % verdict[1])
-    print("test: %s" % args.test)
-    print("comparisons: %d" % record.comparisons)
-    print("W/L/D: %d/%d/%d" % (tally.wins, tally.losses, tally.draws))
-    print("score_difference: %s" % betting.text([-difference(*pair) for pair in pairs]))
-    print("timeouts: challenger %d, incumbent %d"
-          % tuple(sum(pair[k] is None for pair in pairs) for k in (0, 1)))
-    return 0
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 """A counterfeit for a comparison: it draws the comparison's order of
-animals with the problem's own code (the default seed is public), keeps
+animals with the problem's own code (the seed its test gives is in the repository), keeps
 the round it is on in a file that outlives its worker (the path in
 GT_ROUND_FILE), and guesses each round's animal at once. Walls that keep a
 worker from reading the problem's code and from writing outside its own
@@ -9,7 +9,7 @@ import os
 import sys
 
 PROJECT = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir)
-SEED = "twenty-questions"       # tq/compare.py's default --seed
+SEED = "twenty-questions"       # the --seed tests/test_tq_compare_walls.py gives tq/compare.py
 
 
 def _next_round():
