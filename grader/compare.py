@@ -20,7 +20,7 @@ instance_timeout_s) scores the cap, (2n + 64) / baseline. The default test,
 and rejects once the other shows E[d] > -delta, each error at most alpha
 (beta) at any stopping time. `--test sign` (grader/sprt.py) is Wald's test
 on wins (fewer tests), losses (more, or past the deadline) and draws. Either
-way the summary shows W/L/D and the mean score difference with its 95%
+way the summary shows W/L/D and the mean score difference with its 99%
 confidence sequence, and a challenger past its deadline on
 TIMEOUTS_IN_A_ROW comparisons in a row is rejected (`timeouts: ...`).
 It shows too the challenger's total gain against a fixed reference (binary

@@ -8,7 +8,7 @@ to a results file (TSV) with --log.
 The score difference is challenger minus incumbent, per instance, of tests
 over baseline: below zero the challenger makes fewer tests. A tester past
 its deadline scores the cap's tests over the baseline (compare_state.
-difference), as in the mean test's decision. Its interval is the 95%
+difference), as in the mean test's decision. Its interval is the 99%
 confidence sequence of grader/betting.py on the differences clipped to
 [-1, 1], valid at whatever comparison the run stopped; the mean shown is
 theirs too. A row's total_gain and reference are grader/compare_total.py's.
@@ -54,7 +54,7 @@ def mmi_setting(path=None):
 
 def difference(comparisons, caps=None):
     """(mean, low, high) of the score differences (compare_state.scores),
-    low and high the 95% confidence sequence (betting.confidence_sequence);
+    low and high the 99% confidence sequence (betting.confidence_sequence);
     None when there is none."""
     return betting.confidence_sequence(compare_state.scores(comparisons, caps))
 

@@ -18,7 +18,7 @@ whole interval is below -mmi, cannot when the whole interval is above it,
 and is undecided otherwise. What is left to win is the challenger's score
 minus the instance's information floor (its surprise over its baseline):
 no tester does better on average, so no change to the challenger can gain
-more than that. Each interval is the 95% confidence sequence of
+more than that. Each interval is the 99% confidence sequence of
 betting.confidence_sequence, on the values clipped to [-1, 1], valid at
 whatever comparison the run stopped.
 """
@@ -86,10 +86,10 @@ def lines(comparisons, *, caps, floors, mmi, reference=None):
                 "reference by the MMI)",
             NOT_YET: "not yet (the interval holds -%g)" if total else
                      "not yet (no comparison, so no total to set against -%g)"}
-    out = ["total_gain: %s against %s (95%% confidence sequence, %d comparisons)"
+    out = ["total_gain: %s against %s (99%% confidence sequence, %d comparisons)"
            % (cell(total), against, len(comparisons)),
            "clears_mmi: %s" % (says[clears_mmi(total, mmi)] % mmi),
-           "left_to_win: %s above the information floor (95%% confidence sequence)"
+           "left_to_win: %s above the information floor (99%% confidence sequence)"
            % cell(left)]
     if left is not None and left[2] < mmi:
         out.append("left_vs_mmi: the whole gap left is below the MMI (%g): no further gain "

@@ -75,6 +75,15 @@ class DecisionTest(unittest.TestCase):
                 self.assertGreater(found["accept"], 0.1, found)
                 self.assertGreaterEqual(found["coverage_accepted"], 0.9, found)
 
+    def test_the_manual_table_has_what_the_command_prints(self):
+        """The header and the rows at E[d] = -0.05 (the cheapest) of
+        `python3 grader/betting_table.py --runs 1000`, run here in process."""
+        lines = list(betting.characteristics_table(betting.Settings(), pairs.pools(),
+                                                   targets=(-0.05,), runs=1000))
+        self.assertEqual(len(lines), 2 + len(pairs.PAIRS))
+        for line in lines:
+            support.assert_quoted(self, line + "\n")
+
     def test_the_confidence_sequence_by_hand(self):
         self.assertIsNone(betting.confidence_sequence([]))
         mean, low, high = betting.confidence_sequence([0.0] * 400)
@@ -86,7 +95,7 @@ class DecisionTest(unittest.TestCase):
         mean, low, high = betting.confidence_sequence([5.0, -5.0, 0.5, 0.5])   # clipped
         self.assertEqual(mean, 0.25)
         self.assertEqual(betting.text([]), "-")
-        self.assertRegex(betting.text([0.1, 0.2]), r"^0\.1500 \(95% confidence sequence "
+        self.assertRegex(betting.text([0.1, 0.2]), r"^0\.1500 \(99% confidence sequence "
                          r"-?\d\.\d{4} to \d\.\d{4}, 2 comparisons\)$")
 
     def test_bad_settings_are_named_and_a_decided_record_takes_no_more(self):

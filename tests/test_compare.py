@@ -73,7 +73,7 @@ class CommandTest(unittest.TestCase):
                 self.assertEqual(len(progress), total)
                 self.assertRegex(progress[-1], r"W/L/D: %s e_accept: \S+ e_reject: \S+ "
                                  r"bounds: 20/20$" % counts)
-                self.assertRegex(out["score_difference"], r"^-?\d\.\d{4} \(95%% confidence "
+                self.assertRegex(out["score_difference"], r"^-?\d\.\d{4} \(99%% confidence "
                                  r"sequence -?\d\.\d{4} to -?\d\.\d{4}, %d comparisons\)$"
                                  % total)
                 diff = float(out["score_difference"].split()[0])
@@ -109,7 +109,7 @@ class CommandTest(unittest.TestCase):
                               progress[-1])
                 diff = float(out["score_difference"].split()[0])
                 self.assertEqual(out["timeouts"], "challenger 0, incumbent 0")
-                self.assertRegex(out["score_difference"], r"^-?\d\.\d{4} \(95%% confidence sequence "
+                self.assertRegex(out["score_difference"], r"^-?\d\.\d{4} \(99%% confidence sequence "
                                  r"-?\d\.\d{4} to -?\d\.\d{4}, %d comparisons\)$" % total)
                 self.assertEqual(out["mmi"], "0.02")
                 self.assertTrue(diff < -0.05 if decision == "accept" else diff >= 0, diff)
@@ -316,12 +316,12 @@ def find(n, priors, test):
         done = subprocess.run(["git", "-C", support.ROOT, "rev-parse", "--short", "HEAD"],
                               capture_output=True, text=True)
         commit = done.stdout.strip() if done.returncode == 0 else "-"
-        mean, low, high = (float(x) for x in out["score_difference"].replace("(95% confidence sequence",
+        mean, low, high = (float(x) for x in out["score_difference"].replace("(99% confidence sequence",
                            "").replace("to", "").replace(",", " ").split()[:3])
         cell = "%.4f [%.4f, %.4f]" % (mean, low, high)
         self.assertEqual(rows[1], [commit, "accept", "22", cell, "0.799636", "keep", cell,
                                    "binary splitting", "groups by prior mass and splits"])
-        self.assertEqual(out["total_gain"], "%s against binary splitting (95%% confidence "
+        self.assertEqual(out["total_gain"], "%s against binary splitting (99%% confidence "
                          "sequence, 22 comparisons)" % cell)    # the incumbent is splitting
         self.assertEqual(rows[2][0], "-")                 # a tester outside any repository
         self.assertEqual(rows[2][1:3], ["accept_below_mmi", small["comparisons"]])

@@ -70,11 +70,11 @@ class TotalTest(unittest.TestCase):
         comparisons, floors = [[50, 100, 100]] * 20, [0.49] * 20
         lines = dict(line.split(": ", 1) for line in compare_total.lines(
             comparisons, caps=[264] * 20, floors=floors, mmi=0.02))
-        self.assertEqual(lines["total_gain"], "%s against binary splitting (95%% confidence "
+        self.assertEqual(lines["total_gain"], "%s against binary splitting (99%% confidence "
                          "sequence, 20 comparisons)" % cell([-0.5] * 20))
         self.assertTrue(lines["clears_mmi"].startswith("yes (the whole interval is below "
                                                        "-0.02"), lines["clears_mmi"])
-        self.assertEqual(lines["left_to_win"], "%s above the information floor (95%% "
+        self.assertEqual(lines["left_to_win"], "%s above the information floor (99%% "
                          "confidence sequence)" % cell([0.5 - 0.49] * 20))
         self.assertTrue(lines["left_vs_mmi"].startswith("not yet known"), lines)
         close = dict(line.split(": ", 1) for line in compare_total.lines(
@@ -100,7 +100,7 @@ class CommandTest(unittest.TestCase):
         status, out, err, _, log = self.compare(support.SPLITTING, support.SPLITTING, *FEW)
         self.assertEqual(status, 0, err)
         count = int(out["comparisons"])
-        self.assertEqual(out["total_gain"], "%s against binary splitting (95%% confidence "
+        self.assertEqual(out["total_gain"], "%s against binary splitting (99%% confidence "
                          "sequence, %d comparisons)" % (cell([0.0] * count), count))
         self.assertEqual(cell([0.0] * count).split()[0], "0.0000")
         self.assertTrue(out["clears_mmi"].startswith("not yet"), out["clears_mmi"])
@@ -148,7 +148,7 @@ class CommandTest(unittest.TestCase):
         count = int(out["comparisons"])
         mine, theirs = tests_on(support.INFORMED, count), tests_on(CALIBRATION, count)
         gains = [(a - b) / it["baseline"] for (a, it), (b, _) in zip(mine, theirs)]
-        self.assertEqual(out["total_gain"], "%s against the reference %s (95%% confidence "
+        self.assertEqual(out["total_gain"], "%s against the reference %s (99%% confidence "
                          "sequence, %d comparisons)" % (cell(gains), CALIBRATION, count))
         self.assertEqual(out["reference"], "%s, past the deadline on 0 comparisons"
                          % CALIBRATION)

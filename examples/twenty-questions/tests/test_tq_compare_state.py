@@ -210,7 +210,7 @@ class LogAndSeedTest(unittest.TestCase):
 
 def betting_figures(text):
     """(mean, low, high) of a `score_difference` line."""
-    mean, rest = text.split(" (95% confidence sequence ")
+    mean, rest = text.split(" (99% confidence sequence ")
     low, high = rest.split(",")[0].split(" to ")
     return mean, low, high
 

@@ -139,15 +139,15 @@ class ToolsTest(unittest.TestCase):
                           lines["W/L/D"], lines["score_difference"], lines["timeouts"]),
                          (0, "reject", "timeouts: the challenger passed its deadline on 3 "
                           "comparisons in a row", "3", "0/3/0",
-                          "0.0000 (95% confidence sequence -1.0000 to 1.0000, 3 comparisons)",
+                          "0.0000 (99% confidence sequence -1.0000 to 1.0000, 3 comparisons)",
                           "challenger 3, incumbent 0"))
 
     def test_the_baseline_beats_the_fixed_order_and_not_the_reverse(self):
         weaker = tq_support.tester("fixed_order")
         cases = [(tq_support.BASELINE, weaker, "accept", "28", "23/5/0",
-                  "0.3143 (95% confidence sequence 0.0354 to 0.7390, 28 comparisons)"),
+                  "0.3143 (99% confidence sequence -0.0491 to 0.9323, 28 comparisons)"),
                  (weaker, tq_support.BASELINE, "reject", "23", "5/18/0",
-                  "-0.3078 (95% confidence sequence -0.8607 to 0.0249, 23 comparisons)")]
+                  "-0.3078 (99% confidence sequence -1.0000 to 0.1829, 23 comparisons)")]
         for challenger, incumbent, decision, comparisons, counts, difference in cases:
             with self.subTest(decision=decision):
                 status, out = self.command("compare.py", "--challenger", challenger,

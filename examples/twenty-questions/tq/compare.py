@@ -27,7 +27,7 @@ row is rejected (`timeouts: ...`), and one that has played the whole pool
 without a decision too (`pool: ...`). The decision goes to stdout as `key:
 value` lines, with W/L/D beside either test and `score_difference`: the
 mean over rounds of the challenger's score minus the incumbent's (above 0,
-the challenger is better) with its 95% confidence sequence, valid at any
+the challenger is better) with its 99% confidence sequence, valid at any
 stopping time. A tester still playing a round at the deadline
 (autoresearch.toml's instance_timeout_s, or --instance-timeout) loses that
 comparison, scoring 0, and `timeouts` counts them.
