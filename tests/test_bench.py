@@ -2,6 +2,7 @@
 worker's own HTTP client for the oracle against a live oracle."""
 
 import json
+import os
 import random
 import socket
 import time
@@ -34,6 +35,17 @@ class BenchTest(unittest.TestCase):
         self.assertEqual(lines["tests_match_baseline"], "true")
         self.assertEqual(lines["run_instances"], "3")
         self.assertEqual(lines["harness_tests_made"], lines["harness_tests_counted"])
+        # PROGRAM.md: "about 0.1 ms", "a few tens of MiB": loose bounds, on busy cores
+        self.assertLess(float(lines["harness_rtt_median_us"]), 25000.0)
+        self.assertLess(float(lines["harness_over_floor_us"]), 25000.0)
+        self.assertLess(float(lines["worker_peak_mib"]), 100.0)
+        with open(os.path.join(support.ROOT, "PROGRAM.md"), encoding="utf-8") as f:
+            program = " ".join(f.read().split())
+        for words in ("takes about 0.1 ms here: `python3 grader/bench.py` measured a median "
+                      "`harness_rtt_median_us` of the order of 100 µs",
+                      "whole worker peaks at a few tens of MiB (`grader/bench.py`'s "
+                      "`worker_peak_mib`)"):
+            self.assertIn(words, program)
 
     def test_the_oracle_counts_exactly_the_round_trips_made(self):
         figures = bench.measure_rtt(requests=30, warmup=5, pool_items=10)

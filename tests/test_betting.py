@@ -6,6 +6,7 @@ three timeouts in a row, the public seeds."""
 
 import os
 import random
+import statistics
 import sys
 import unittest
 
@@ -77,12 +78,22 @@ class DecisionTest(unittest.TestCase):
 
     def test_the_manual_table_has_what_the_command_prints(self):
         """The header and the rows at E[d] = -0.05 (the cheapest) of
-        `python3 grader/betting_table.py --runs 1000`, run here in process."""
-        lines = list(betting.characteristics_table(betting.Settings(), pairs.pools(),
+        `python3 grader/betting_table.py --runs 1000`, run here in process, and
+        the pairs' standard deviations the manual quotes beside it."""
+        pools = pairs.pools()
+        lines = list(betting.characteristics_table(betting.Settings(), pools,
                                                    targets=(-0.05,), runs=1000))
         self.assertEqual(len(lines), 2 + len(pairs.PAIRS))
         for line in lines:
             support.assert_quoted(self, line + "\n")
+        spread = {name: statistics.stdev(pool) for name, pool in pools.items()}
+        with open(os.path.join(support.ROOT, "PROGRAM.md"), encoding="utf-8") as f:
+            text = " ".join(f.read().split())
+        for words in ("a pair near the floor (differences of standard deviation %.2f) always "
+                      "decides" % spread["posterior vs informed"],
+                      "for pairs with differences of standard deviation %.1f to %.1f" % (
+                          spread["informed vs calibration"], spread["calibration vs splitting"])):
+            self.assertIn(words, text)
 
     def test_the_confidence_sequence_by_hand(self):
         self.assertIsNone(betting.confidence_sequence([]))

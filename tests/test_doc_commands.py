@@ -198,6 +198,10 @@ class DocumentedCommandsTest(unittest.TestCase):
                 if "..." not in value:
                     self.assertEqual(dict(real)[key], value)
         self.assertIn("progress: 40/40", stderr)
+        progress = re.search(r"^(progress: \d+/40 .*\()([0-9.]+) s\)$", example.group(2), re.M)
+        shown = re.search(r"^%s([0-9.]+) s\)$" % re.escape(progress.group(1)), stderr, re.M)
+        self.assertIsNotNone(shown, "no %r line on stderr" % progress.group(1))
+        self.assertLess(float(shown.group(1)), 60.0)   # the example's time: a loose bound
 
 
 class ListedKeysTest(unittest.TestCase):

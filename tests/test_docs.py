@@ -26,6 +26,13 @@ def program_table():
     return table
 
 
+def said(case, text):
+    """Fail `case` unless PROGRAM.md says `text`, line breaks aside."""
+    with open(os.path.join(support.ROOT, "PROGRAM.md"), encoding="utf-8") as f:
+        case.assertTrue(" ".join(text.split()) in " ".join(f.read().split()),
+                        "PROGRAM.md does not say %r" % text)
+
+
 class ProgramTableTest(unittest.TestCase):
     COLUMNS = {"instances": "instances",
                "families (uniform / two-tier / log-normal)": "families",
@@ -55,7 +62,8 @@ class ProgramTableTest(unittest.TestCase):
         return mmi
 
     def test_sample_row(self):
-        self.check_row(program_table()["sample"], support.SAMPLE, support.tmpdir(self))
+        mmi = self.check_row(program_table()["sample"], support.SAMPLE, support.tmpdir(self))
+        said(self, "the 40-instance sample's floor (%s for the calibration tester)" % mmi["floor"])
 
     def test_500_row_and_the_mmi_it_supports(self):
         folder = support.tmpdir(self)
@@ -67,6 +75,8 @@ class ProgramTableTest(unittest.TestCase):
         self.assertTrue(0.76 <= float(mmi["relative_tests"]) <= 0.82, mmi)
         self.assertTrue(0.012 <= float(mmi["floor"]) <= 0.030, mmi)
         self.assertEqual(mmi["floor_within_mmi"], "true")
+        said(self, "On a 500-instance set it scores about %.2f with a floor near %s"
+             % (float(mmi["relative_tests"]), mmi["floor"]))
 
 
 class HalvingFigureTest(unittest.TestCase):

@@ -4,10 +4,12 @@ exact and deterministic."""
 
 import os
 import re
+import time
 import unittest
 
 import support
 from group_testing import fit, headroom, instances, problem
+from support import grade
 
 COMMAND_TIMEOUT = 1200      # seconds: a generous bound for the full fit on busy cores
 
@@ -21,10 +23,26 @@ def table_lines(stdout):
     return [line for line in stdout.splitlines() if line.startswith("|")]
 
 
+def table_rows(stdout):
+    """The body rows of the command's table, as lists of stripped cells."""
+    return [[cell.strip() for cell in line.strip("|").split("|")]
+            for line in table_lines(stdout)[2:]]
+
+
+def said(text):
+    """PROGRAM.md says `text`, line breaks aside: a figure the test computes."""
+    if " ".join(text.split()) not in " ".join(program().split()):
+        raise AssertionError("PROGRAM.md does not say %r" % text)
+
+
 class TablesTest(unittest.TestCase):
-    def check_shown(self, *args):
-        """The command's table is in PROGRAM.md, line for line; its stdout."""
+    def check_shown(self, *args, seconds):
+        """The command's table is in PROGRAM.md, line for line, and the
+        command takes well under `seconds` (ten times or more what the manual
+        says it takes: a loose bound); its stdout."""
+        started = time.monotonic()
         status, out, err = support.run_command(self, *args, timeout=COMMAND_TIMEOUT)
+        self.assertLess(time.monotonic() - started, seconds, " ".join(args))
         self.assertEqual(status, 0, err)
         lines = table_lines(out)
         self.assertGreater(len(lines), 3, out)
@@ -32,22 +50,58 @@ class TablesTest(unittest.TestCase):
         return out
 
     def test_fit_table_for_the_current_families(self):
-        out = self.check_shown("grader/fit.py")
-        distances = [float(line.split("|")[4]) for line in table_lines(out)[2:]]
+        out = self.check_shown("grader/fit.py", seconds=900)        # "about a minute"
+        rows = table_rows(out)
+        distances = [float(row[3]) for row in rows]
         self.assertTrue(all(abs(d) <= 2.0 for d in distances), distances)
+        self.assertEqual(rows[-1][0], "raw baseline tests' floor (2 SE), tests")
+        self.assertTrue(all(abs(d) <= 0.5 for d in distances[:-1]), distances)
+        mean, held, distance = rows[-1][1].split(" +- ")[0], rows[-1][2], rows[-1][3]
+        said("every figure now lies within half a standard deviation but the raw baseline's "
+             "floor, %.1f away" % abs(float(distance)))
+        said("the raw baseline's floor (%s against %s, %s)" % (mean, held, distance))
 
     def test_fit_table_before_the_fit(self):
-        self.check_shown("grader/fit.py", "--before")
+        rows = table_rows(self.check_shown("grader/fit.py", "--before", seconds=900))
+        entropies, se, floor = rows[2], rows[4], rows[5]
+        said("the summed binary entropies came out at %s of the baseline and the calibration "
+             "tester's standard error at %s, %.0f of its standard deviations short of %s"
+             % (entropies[1].split(" +- ")[0], se[1].split(" +- ")[0], -float(se[3]), se[2]))
+        said("before the fit it was %s, %.1f deviations short"
+             % (floor[1].split(" +- ")[0], -float(floor[3])))
 
     def test_fit_table_of_sets_of_forty(self):
-        self.check_shown("grader/fit.py", "--sample")
+        rows = table_rows(self.check_shown("grader/fit.py", "--sample", seconds=450))
+        platform = [float(row[3]) for row in rows[:3]]
+        self.assertTrue(all(d < 0 for d in platform), platform)       # the sets lie below it
+        ours = instances.stats(grade.load_set(support.SAMPLE))
+        ours = [ours[key] for key in ("defectives_mean", "baseline_mean",
+                                      "binary_entropy_ratio_mean")]
+        below = []
+        for row, value in zip(rows[:3], ours):
+            mean, sd = (float(x) for x in row[1].split(" +- "))
+            below.append((mean - float(value)) / sd)
+        self.assertTrue(all(d > 0 for d in below), below)
+        said("The platform's sample lies %.1f, %.1f and %.1f standard deviations above the "
+             "sets' means; ours (%s, %s, %s) %.1f, %.1f and %.1f below them"
+             % (*(-d for d in platform), *ours, *below))
 
     def test_headroom_table_and_what_is_left(self):
-        out = self.check_shown("grader/headroom.py")
+        out = self.check_shown("grader/headroom.py", seconds=300)    # "a few seconds"
         left = support.lines_of(out)["strongest_above_floor"]
         value, mmis = re.fullmatch(r"([0-9.]+) \(([0-9.]+) MMIs\)", left).groups()
         self.assertIn("strongest we have is %.3f (%s MMI) above the information floor"
                       % (float(value), mmis), " ".join(program().split()))
+        rows = {row[0]: row for row in table_rows(out)}
+        informed, strongest = rows["informed"], rows["posterior (the strongest)"]
+        floor = float(rows["information floor"][1])
+        said("So a tester that uses the priors well is about %s MMIs below the calibration "
+             "tester" % strongest[4].lstrip("+"))
+        said("and splits positive pools by posterior mass, gets within about %.2f of it"
+             % (float(informed[1]) - floor))
+        for row in (informed, strongest):               # "saves about a quarter"
+            self.assertLess(abs(1 - float(row[1]) - 0.25), 0.05, row)
+        said("A tester that uses them well saves about a quarter of binary splitting's tests")
 
     def test_the_documented_settings_are_the_generators(self):
         text = program()
