@@ -70,7 +70,6 @@ import contextlib
 import math
 import os
 import secrets
-import signal
 import sys
 
 import compare_log
@@ -78,30 +77,17 @@ import compare_state
 import compare_total
 import grade
 import sprt
-from arh_grader import Oracle, integrity
+from arh_grader import Oracle, integrity, stopping
 from arh_grader.contender import Contender, TesterChanged, sha256_of
 from compare_log import UsageError
 from compare_state import REFERENCE, ROLES
 from compare_watch import Watch
 from group_testing import instances, problem
 
-SIGNALS = {signal.SIGINT: ("Ctrl-C", 130), signal.SIGTERM: ("SIGTERM", 143)}
 WORKER = os.path.join(grade.ROOT, "harness", "worker.py")
 POSITION = {"challenger": 0, "incumbent": 1, REFERENCE: 3}    # of a role's tests in an entry
 PUBLIC_SEEDS = {instances.SAMPLE_SEED: "the public sample's seed",
                 "group-testing-500": "the seed of the 500-instance set (grader/headroom.py)"}
-
-
-class Stopped(BaseException):
-    """Ctrl-C or SIGTERM: not a tester's failure, whatever find was doing."""
-
-    def __init__(self, signum):
-        super().__init__(signum)
-        self.signum = signum
-
-
-def _stop(signum, frame):
-    raise Stopped(signum)
 
 
 # ---- one tester on one instance -----------------------------------------
@@ -116,19 +102,6 @@ def run_one(contender, index, instance, *, timeout):
 
 
 # ---- the run ---------------------------------------------------------------
-
-@contextlib.contextmanager
-def signals_deferred():
-    """Hold Ctrl-C and SIGTERM back while the block runs; they act right after."""
-    if not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, set(SIGNALS))
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
-
 
 def compare(data, record, contenders, watch, *, state, timeout, stream=sys.stderr):
     """Run comparisons until `record` decides or the challenger is suspect,
@@ -152,7 +125,7 @@ def compare(data, record, contenders, watch, *, state, timeout, stream=sys.stder
         result = compare_state.outcome(tests["challenger"], tests["incumbent"])
         entry = [tests["challenger"], tests["incumbent"], instance["baseline"]] + [
             tests[role] for role in contenders if role == REFERENCE]
-        with signals_deferred():           # saved and reported, or neither
+        with stopping.deferred():           # saved and reported, or neither
             compare_state.feed(record, entry, problem.cap(instance["n"]))
             watch.add(instance, (tests["challenger"], tests["incumbent"]))
             data["comparisons"].append(entry)
@@ -217,11 +190,16 @@ def main(argv=None):
                              "in the log row")
     compare_state.add_options(parser)
     args = parser.parse_args(argv)
-    handlers = {signum: signal.signal(signum, _stop) for signum in SIGNALS}
+    with stopping.handled():
+        return guarded(args)
+
+
+def guarded(args):
+    """run(args), and the one line and exit status of a stop."""
     try:
         return run(args)
-    except Stopped as stop:
-        name, status = SIGNALS[stop.signum]
+    except stopping.Stopped as stop:
+        name, status = stopping.SIGNALS[stop.signum]
         data = None
         with contextlib.suppress(sprt.StateError):
             data = compare_state.load(args.state)
@@ -233,9 +211,6 @@ def main(argv=None):
                              "command resumes from there\n"
                              % (name, args.state, len(data.get("comparisons") or [])))
         return status
-    finally:
-        for signum, handler in handlers.items():
-            signal.signal(signum, handler)
 
 
 def options(args):

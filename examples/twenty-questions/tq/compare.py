@@ -55,7 +55,6 @@ import argparse
 import contextlib
 import os
 import secrets
-import signal
 import sys
 
 PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -68,7 +67,7 @@ for path in (PROJECT, ROOT_GRADER):
 import compare_log  # noqa: E402  (the template's results file)
 import compare_state  # noqa: E402  (the template's state file)
 import sprt  # noqa: E402  (the template's sign test)
-from arh_grader import Oracle, integrity, options  # noqa: E402
+from arh_grader import Oracle, integrity, options, stopping  # noqa: E402
 from arh_grader.contender import Contender, TesterChanged, sha256_of  # noqa: E402
 from compare_log import UsageError  # noqa: E402
 from compare_state import ROLES  # noqa: E402
@@ -80,21 +79,8 @@ from tq.comparison import (PROBLEM, Rules, TesterError, difference, log_decision
 
 WORKER = os.path.join(PROJECT, "harness", "worker.py")
 EDITABLE = (os.path.join(PROJECT, "src"),)     # autoresearch.toml's [project] editable
-SIGNALS = {signal.SIGINT: ("Ctrl-C", 130), signal.SIGTERM: ("SIGTERM", 143)}
 PUBLIC_SEEDS = {sets.PUBLIC_SEED: "the seed of the public sets (sample/dev.jsonl, "
                                   "sample/test.jsonl)"}
-
-
-class Stopped(BaseException):
-    """Ctrl-C or SIGTERM: not a tester's failure, whatever play was doing."""
-
-    def __init__(self, signum):
-        super().__init__(signum)
-        self.signum = signum
-
-
-def _stop(signum, frame):
-    raise Stopped(signum)
 
 
 def play_round(contender, index, animal, *, timeout):
@@ -109,16 +95,6 @@ def play_round(contender, index, animal, *, timeout):
     return [session.tests, bool(session.ended_by_answer)]
 
 
-@contextlib.contextmanager
-def signals_deferred():
-    """Hold Ctrl-C and SIGTERM back while the block runs; they act right after."""
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, set(SIGNALS))
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
-
-
 def compare(saved, record, contenders, *, state, timeout, stream=sys.stderr):
     """Play rounds until the verdict is not `continue`, saving the state
     `saved` after each."""
@@ -128,7 +104,7 @@ def compare(saved, record, contenders, *, state, timeout, stream=sys.stderr):
         plays = [play_round(contenders[role], index, order[index], timeout=timeout)
                  for role in ROLES]
         entry = plays + [order[index]]
-        with signals_deferred():           # saved and reported, or neither
+        with stopping.deferred():           # saved and reported, or neither
             Rules.feed(record, entry)
             comparisons.append(entry)
             saved["record"] = record.to_dict()
@@ -265,14 +241,19 @@ def main(argv=None):
     for option, path in (("--challenger", args.challenger), ("--incumbent", args.incumbent)):
         if not os.path.isfile(path):
             parser.error("%s %r is not a file" % (option, path))
-    handlers = {signum: signal.signal(signum, _stop) for signum in SIGNALS}
+    with stopping.handled():
+        return guarded(args)
+
+
+def guarded(args):
+    """run(args), and the one line and exit status of a stop."""
     try:
         return run(args)
     except (UsageError, sprt.StateError) as e:
         sys.stderr.write("compare: %s\n" % e)
         return 2
-    except Stopped as stop:
-        name, status = SIGNALS[stop.signum]
+    except stopping.Stopped as stop:
+        name, status = stopping.SIGNALS[stop.signum]
         saved = None
         with contextlib.suppress(sprt.StateError):
             saved = compare_state.load(args.state)
@@ -284,9 +265,6 @@ def main(argv=None):
                              "command resumes from there\n"
                              % (name, args.state, len(saved.get("comparisons") or [])))
         return status
-    finally:
-        for signum, handler in handlers.items():
-            signal.signal(signum, handler)
 
 
 if __name__ == "__main__":
