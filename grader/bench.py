@@ -47,10 +47,10 @@ import time
 import grade
 import local
 import selfcheck
-from arh_grader import Oracle, canonical, local_run
+from arh_grader import Oracle, Spec, canonical, local_run
 from group_testing import instances, problem
 
-WORKER = os.path.join(grade.ROOT, "harness", "worker.py")
+WORKER = grade.PROBLEM.WORKER
 REQUESTS = 5000          # timed round trips of each kind
 WARMUP = 200             # round trips made before timing starts
 INSTANCES = 500          # instances of the full run
@@ -181,7 +181,7 @@ def measure_rtt(*, requests=REQUESTS, warmup=WARMUP, pool_items=POOL_ITEMS):
     the tests the harness made and the oracle counted."""
     pool = list(range(N - pool_items, N))         # three-digit items, N - 1 among them
     request_bytes = len(json.dumps({"pool": pool}, separators=(",", ":")))
-    oracle = Oracle(check=problem.check_query, answer=problem.answer_query).start()
+    oracle = Oracle().start()
     try:
         with socket.create_server(("127.0.0.1", 0)) as raw_listener, \
                 socket.create_server(("127.0.0.1", 0)) as floor_listener:
@@ -191,7 +191,8 @@ def measure_rtt(*, requests=REQUESTS, warmup=WARMUP, pool_items=POOL_ITEMS):
                                                 (floor_listener, _floor_answer))]
             for server in servers:
                 server.start()
-            token = oracle.open(SECRET, cap=warmup + requests, max_body=problem.max_body(N))
+            token = oracle.open(Spec(SECRET, cap=warmup + requests, max_body=problem.max_body(N),
+                                     check=problem.check_query, answer=problem.answer_query))
             times, made = in_child(_client, raw_listener.getsockname()[1],
                                    floor_listener.getsockname()[1], oracle.url, token,
                                    pool, requests, warmup)

@@ -84,7 +84,7 @@ from compare_state import REFERENCE, ROLES
 from compare_watch import Watch
 from group_testing import instances, problem
 
-WORKER = os.path.join(grade.ROOT, "harness", "worker.py")
+WORKER = grade.PROBLEM.WORKER
 POSITION = {"challenger": 0, "incumbent": 1, REFERENCE: 3}    # of a role's tests in an entry
 PUBLIC_SEEDS = {instances.SAMPLE_SEED: "the public sample's seed",
                 "group-testing-500": "the seed of the 500-instance set (grader/headroom.py)"}
@@ -252,13 +252,11 @@ def run(args):
             if data is not None:
                 settings, record = compare_state.check(args.state, data, settings=settings,
                                                        seed=args.seed, testers=testers)
-            oracle = Oracle(check=problem.check_query, answer=problem.answer_query,
-                            idle_timeout=timeout + 5).start()
+            oracle = Oracle(idle_timeout=timeout + 5).start()
             try:
                 with contextlib.ExitStack() as stack:
                     contenders = {role: stack.enter_context(Contender(
-                        getattr(args, role), role=role, problem=grade.PROBLEM,
-                        worker_file=WORKER, oracle=oracle,
+                        getattr(args, role), role=role, problem=grade.PROBLEM, oracle=oracle,
                         private=(args.state, args.log, args.sample_result),
                         start_timeout=float(grade.load_settings()["worker_start_timeout_s"])))
                         for role in roles}

@@ -38,7 +38,7 @@ import threading
 import time
 
 import rules
-from arh_grader import Oracle, workers
+from arh_grader import Oracle, Spec, workers
 from group_testing import calibration, problem
 from conformance_requests import (N, PRIORS, REPLY_WAIT, RequestRules, described, get,
                                   is_json, json_of, post, solve_body, status)
@@ -75,9 +75,12 @@ def _answer(secret, query):
     return problem.answer_query(secret, query)
 
 
-def known_secret(hold):
-    """The known instance's secret, with the session's Hold at its end."""
-    return (*problem.secret_of({"n": N, "defectives": DEFECTIVES}), hold)
+def known_session(hold):
+    """The known instance's session.Spec: group testing's rules, its secret
+    with the session's Hold at its end, answered after the Hold (_answer)."""
+    return Spec((*problem.secret_of({"n": N, "defectives": DEFECTIVES}), hold),
+                cap=problem.cap(N), max_body=problem.max_body(N),
+                check=problem.check_query, answer=_answer)
 
 
 def expected_pools():
@@ -105,8 +108,7 @@ class Checker(RequestRules):
 
     def solve_known(self, body=None, hold=None):
         """Solve the known instance in a session of its own: (reply, session)."""
-        token = self.oracle.open(known_secret(hold), cap=problem.cap(N),
-                                 max_body=problem.max_body(N))
+        token = self.oracle.open(known_session(hold))
         try:
             body = solve_body(token) if body is None else body.replace(b"@TOKEN@",
                                                                        token.encode())
@@ -220,8 +222,7 @@ class Checker(RequestRules):
 
     def abandoned_solve(self):
         hold = Hold()
-        token = self.oracle.open(known_secret(hold), cap=problem.cap(N),
-                                 max_body=problem.max_body(N))
+        token = self.oracle.open(known_session(hold))
         sock = socket.create_connection(workers.address(self.url), timeout=SOLVE_WAIT)
         try:
             sock.sendall(post(solve_body(token)))
@@ -314,8 +315,7 @@ def check(*, url=None, command=None, oracle_host="127.0.0.1", oracle_port=0, out
     report to `out` and return the results (Checker.run). WorkerError
     when a started worker never listens; OSError when the oracle's port is
     taken."""
-    oracle = Oracle(check=problem.check_query, answer=_answer, host=oracle_host,
-                    port=oracle_port, record=True).start()
+    oracle = Oracle(host=oracle_host, port=oracle_port, record=True).start()
     proc = None
     try:
         if command is not None:

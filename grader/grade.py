@@ -24,28 +24,28 @@ import os
 import sys
 
 from arh_grader import Oracle, WorkerClient, engine, options
-from group_testing import plugin, problem
+from group_testing import plugin
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SETTINGS = os.path.join(ROOT, "autoresearch.toml")
-SAMPLE = os.path.join(ROOT, "sample", "items.jsonl")
+# ---- the engine, bound to group testing --------------------------------------
+
+PROBLEM = plugin.PROBLEM        # group testing, the one object the SDK is handed
+ROOT, SCORE = plugin.ROOT, PROBLEM.SCORE
+SETTINGS, SAMPLE = PROBLEM.SETTINGS, PROBLEM.SAMPLE
 
 
-def load_settings(path=SETTINGS, *, table="grader"):
-    """A table of autoresearch.toml: [grader] unless `table` says another."""
+def load_settings(path=None, *, table="grader"):
+    """A table of autoresearch.toml (PROBLEM.SETTINGS unless `path` names
+    another): [grader] unless `table` says another."""
+    if path is None:
+        return PROBLEM.settings(table)
     import tomllib         # here, so that Python 3.10 reaches the version check
     with open(path, "rb") as f:
         return tomllib.load(f)[table]
 
 
-# ---- the engine, bound to group testing --------------------------------------
-
-PROBLEM, SCORE, summary_lines = plugin.PROBLEM, plugin.SCORE, plugin.summary_lines
-
-
 def load_set(path):
     """Read and check an instance file; Failure `invalid_set` names the line."""
-    return engine.load_set(path, problem=PROBLEM)
+    return PROBLEM.load_set(path)
 
 
 def summarize(entries, failure=None):
@@ -60,6 +60,11 @@ def evaluate(items, **options):
 
 def progress_printer(total, **options):
     return engine.progress_printer(total, key=SCORE, **options)
+
+
+def summary_lines(result):
+    """The console's `key: value` lines of a result (engine.summary_lines)."""
+    return engine.summary_lines(result, problem=PROBLEM)
 
 
 def run(argv, *, evaluate_with):
@@ -82,8 +87,7 @@ def main(argv=None):
     sys.stdout.reconfigure(errors="backslashreplace")   # a console of any encoding
 
     def evaluate_with(items, settings, indexes):
-        oracle = Oracle(check=problem.check_query, answer=problem.answer_query,
-                        host=args.oracle_host, port=args.oracle_port,
+        oracle = Oracle(host=args.oracle_host, port=args.oracle_port,
                         record=bool(args.transcripts),
                         idle_timeout=settings["instance_timeout_s"] + 5)
         oracle.start()

@@ -45,7 +45,7 @@ import report
 from arh_grader import integrity, local_run, options, workers
 from arh_grader.report import display_path
 
-WORKER = os.path.join(grade.ROOT, "harness", "worker.py")
+WORKER = grade.PROBLEM.WORKER
 TESTER = os.path.join(grade.ROOT, "src", "tester.py")
 EDITABLE = ("src",)     # autoresearch.toml's [project] editable, as folders
 OUT = os.path.join(grade.ROOT, "result")
@@ -53,7 +53,7 @@ OUT = os.path.join(grade.ROOT, "result")
 
 def evaluate_local(items, **options):
     """local_run.evaluate_local for group testing: its problem and worker."""
-    return local_run.evaluate_local(items, problem=grade.PROBLEM, worker_file=WORKER, **options)
+    return local_run.evaluate_local(items, problem=grade.PROBLEM, **options)
 
 
 def main(argv=None):
@@ -106,7 +106,7 @@ def main(argv=None):
             settings["worker_start_timeout_s"] = args.start_timeout
         runs.extend(local_run.evaluate_runs(
             items, repeat=args.repeat, settings=settings, transcripts=args.transcripts,
-            problem=grade.PROBLEM, worker_file=WORKER, tester=args.tester, indexes=indexes,
+            problem=grade.PROBLEM, tester=args.tester, indexes=indexes,
             worker_url=args.worker_url, worker_command=args.worker_command,
             oracle_host=args.oracle_host, oracle_port=oracle_port,
             progress=grade.progress_printer(len(items))))

@@ -29,49 +29,17 @@ stderr names the file and what is wrong with it. A failed run's instances
 that passed are reported; the one that failed is left out.
 
 The machinery is the SDK's (arh_grader/report.py), which knows no problem;
-this module holds group testing's Report: its fields, floor, families and
-columns.
+group testing's problem object (group_testing/plugin.py, PROBLEM) describes
+its instances: their fields, floor, families and columns.
 """
 
 import os
 import sys
 
 from arh_grader import report
-from group_testing import plugin, problem
+from group_testing import plugin
 
 SCRIPT = os.path.abspath(__file__)
-COLOURS = {"uniform": "#1f77b4", "two-tier": "#e6550d", "log-normal": "#2ca02c"}
-
-
-def floor(item):
-    """An instance's information floor: its surprise over its baseline."""
-    return item["surprise"] / item["baseline"]
-
-
-def describe(item):
-    """An instance's words in the picture."""
-    return "instance %d (%s, n = %d): %d tests, baseline %d, score %.4f, floor %.4f" % (
-        item["index"], item["family"], item["n"], item["tests"], item["baseline"],
-        item["score"], floor(item))
-
-
-REPORT = report.Report(
-    score_name="relative_tests", bound_name="information_floor", bound_short="floor",
-    bound=floor, lower_is_better=True,
-    fields={"index": (int,), "family": (str,), "n": (int,), "tests": (int,),
-            "baseline": (int,), "score": report.NUMBER,
-            "surprise": report.NUMBER},
-    positive=("baseline",), same_set=("family", "n", "baseline", "surprise"),
-    count="tests", group="family", groups=problem.FAMILIES, colours=COLOURS,
-    labels=(("index", "%5d", "index"), ("family", "%-10s", "family"), ("n", "%3d", "n")),
-    figures=(("tests", "%5d", "tests"), ("baseline", "%8d", "baseline"),
-             ("score", "%8.6f", "score"), ("floor", "%8.6f", floor),
-             ("gap", "%+9.6f", lambda item: item["score"] - floor(item)),
-             ("bits", "%+7.1f", lambda item: item["tests"] - item["surprise"])),
-    rows="above_floor", describe=describe,
-    axes=("information floor (surprise / baseline)", "score (tests / baseline)"),
-    reference=(1.0, "binary splitting (1.0)"), win=("fewer tests", "more tests"),
-    digits=plugin.DIGITS)
 
 
 def command_for(result_path):
@@ -80,7 +48,7 @@ def command_for(result_path):
 
 
 def main(argv=None):
-    return report.main(argv, spec=REPORT, description=__doc__.split("\n\n")[0],
+    return report.main(argv, problem=plugin.PROBLEM, description=__doc__.split("\n\n")[0],
                        made_by="grader/local.py")
 
 

@@ -27,7 +27,6 @@ import tempfile
 import grade
 import local
 from arh_grader import Failure, Oracle, WorkerClient, engine, local_run, write_json
-from group_testing import problem
 
 INSTANCES = 3                 # the sample's first instances, for every case
 # Deadlines in seconds. A case that finishes gets far more time than it needs,
@@ -190,7 +189,7 @@ def run_case(name, expected, source, check, items, workdir):
     else:
         results = local_run.evaluate_runs(
             items, repeat=2 if expected == "nondeterministic" else 1, settings=settings,
-            tester=tester, quiet=True, problem=grade.PROBLEM, worker_file=local.WORKER)
+            tester=tester, quiet=True, problem=grade.PROBLEM)
         if len(results) == 2 and engine.run_verdict(results[0]) == "valid":
             differ = local_run.first_difference(results, keys=grade.PROBLEM.REPEATED)
             if differ:
@@ -217,24 +216,27 @@ def evaluate_blank_line(items, *, tester, folder, settings):
     return local.evaluate_local(loaded, tester=tester, settings=dict(settings), quiet=True)
 
 
-def _answer_fails(secret, query):
-    raise RuntimeError("the oracle's answer failed on purpose")
+class FailingOracle(type(grade.PROBLEM)):
+    """Group testing with an answer that raises on every valid test."""
+
+    def answer_query(self, secret, query):
+        raise RuntimeError("the oracle's answer failed on purpose")
 
 
 def evaluate_failing_oracle(items, *, tester, settings):
     """local.evaluate_local's run, with an oracle whose answer function
-    raises on every valid test: the grader's own fault."""
-    oracle = Oracle(check=problem.check_query, answer=_answer_fails,
-                    idle_timeout=settings["instance_timeout_s"] + 5).start()
+    raises on every valid test (FailingOracle's): the grader's own fault."""
+    oracle = Oracle(idle_timeout=settings["instance_timeout_s"] + 5).start()
     proc, home = None, tempfile.mkdtemp(prefix="worker-")
     try:
         proc, url = local_run.start_worker(oracle_url=oracle.url, tester=tester, quiet=True,
                                            worker=local.WORKER, cwd=home,
                                            timeout=settings["worker_start_timeout_s"])
-        return grade.evaluate(items, oracle=oracle, worker=WorkerClient(url),
-                              instance_timeout=settings["instance_timeout_s"],
-                              run_timeout=settings["run_timeout_s"],
-                              start_timeout=settings["worker_start_timeout_s"])
+        return engine.evaluate(items, problem=FailingOracle(), oracle=oracle,
+                               worker=WorkerClient(url),
+                               instance_timeout=settings["instance_timeout_s"],
+                               run_timeout=settings["run_timeout_s"],
+                               start_timeout=settings["worker_start_timeout_s"])
     finally:
         if proc is not None:
             local_run.stop_worker(proc)

@@ -20,7 +20,7 @@ if GRADER not in sys.path:
 
 import grade  # noqa: E402
 import local  # noqa: E402
-from arh_grader import Oracle, local_run, workers  # noqa: E402
+from arh_grader import Oracle, Spec, local_run, workers  # noqa: E402
 from group_testing import problem  # noqa: E402
 
 SAMPLE = os.path.join(ROOT, "sample", "items.jsonl")
@@ -55,12 +55,26 @@ def secret(n, defectives):
     return problem.secret_of({"n": n, "defectives": sorted(defectives)})
 
 
-def start_oracle(case, **options):
-    """A live oracle on a loopback port (group testing's rules unless `check`
-    and `answer` are given), stopped at cleanup."""
-    options.setdefault("check", problem.check_query)
-    options.setdefault("answer", problem.answer_query)
-    oracle = Oracle(**options)
+class RulesOracle(Oracle):
+    """An oracle whose open(secret, cap=, max_body=, policy=) opens a
+    session.Spec of one set of rules (`check`, `answer`): the tests'
+    shorthand for sessions made by hand. A Spec (a problem's session) is
+    opened as it is."""
+
+    def __init__(self, *, check, answer, **options):
+        super().__init__(**options)
+        self.rules = {"check": check, "answer": answer}
+
+    def open(self, spec, **session):
+        if isinstance(spec, Spec):
+            return super().open(spec)
+        return super().open(Spec(spec, **session, **self.rules))
+
+
+def start_oracle(case, *, check=problem.check_query, answer=problem.answer_query, **options):
+    """A live oracle on a loopback port (a RulesOracle: group testing's rules
+    unless `check` and `answer` are given), stopped at cleanup."""
+    oracle = RulesOracle(check=check, answer=answer, **options)
     oracle.start()
     case.addCleanup(oracle.stop)
     return oracle

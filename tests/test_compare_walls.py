@@ -26,7 +26,7 @@ import compare_log
 import sprt
 from arh_grader import Oracle, reaper, sandbox
 from arh_grader.contender import Contender, TesterChanged
-from group_testing import instances, problem
+from group_testing import instances
 
 READER = os.path.join(support.TESTERS, "reader.py")
 SABOTEUR = os.path.join(support.TESTERS, "saboteur.py")
@@ -122,7 +122,7 @@ class WithoutWallsTest(unittest.TestCase):
 
 class ContenderTest(unittest.TestCase):
     def test_a_tester_file_that_changes_is_refused_before_its_worker_starts(self):
-        oracle = Oracle(check=problem.check_query, answer=problem.answer_query).start()
+        oracle = Oracle().start()
         self.addCleanup(oracle.stop)
         with open(support.SPLITTING, encoding="utf-8") as f:
             path = support.write(self, "tester.py", f.read())
@@ -152,7 +152,7 @@ threading.Thread(target=_tick, daemon=True).start()
 
 class FrozenTest(unittest.TestCase):
     def test_a_worker_does_nothing_while_the_other_is_judged(self):
-        oracle = Oracle(check=problem.check_query, answer=problem.answer_query).start()
+        oracle = Oracle().start()
         self.addCleanup(oracle.stop)
         tester = support.write(self, "ticker.py", TICKER)
         contender = Contender(tester, role="challenger", problem=support.grade.PROBLEM,

@@ -28,7 +28,7 @@ import unittest
 import support
 import selfcheck
 from support import grade, local, problem
-from arh_grader import Oracle, WorkerClient
+from arh_grader import Oracle, WorkerClient, engine
 
 INSTANCE_TIMEOUT = 1.0     # seconds, for the faults that hang
 START_TIMEOUT = 2.0        # seconds the worker has to start, for the faults at start
@@ -276,12 +276,13 @@ class PrecedenceTest(unittest.TestCase):
     def test_an_oracle_fault_wins_over_everything(self):
         """The oracle fails on one test; the tester then goes over the cap
         and answers wrong: the run is the grader's fault."""
-        def answer(secret, query):
-            if query["pool"] == [0]:
-                raise RuntimeError("a fault of the oracle's own")
-            return problem.answer_query(secret, query)
+        class Faulty(type(grade.PROBLEM)):
+            def answer_query(self, secret, query):
+                if query["pool"] == [0]:
+                    raise RuntimeError("a fault of the oracle's own")
+                return problem.answer_query(secret, query)
 
-        oracle = Oracle(check=problem.check_query, answer=answer).start()
+        oracle = Oracle().start()
         self.addCleanup(oracle.stop)
         tester = support.write(self, "tester.py", selfcheck.counterfeit(
             "for pool in ([0], [1]) + ([1],) * (3 * n):\n"
@@ -289,8 +290,9 @@ class PrecedenceTest(unittest.TestCase):
             "return []"))
         _, url = support.start_worker(self, oracle.url, tester)
         items = grade.load_set(support.SAMPLE)[:2]
-        result = grade.evaluate(items, oracle=oracle, worker=WorkerClient(url),
-                                instance_timeout=10, run_timeout=60, start_timeout=10)
+        result = engine.evaluate(items, problem=Faulty(), oracle=oracle,
+                                 worker=WorkerClient(url), instance_timeout=10,
+                                 run_timeout=60, start_timeout=10)
         self.assertEqual((result["kind"], result["index"]), ("grader_error", 0))
         self.assertIn("RuntimeError: a fault of the oracle's own", result["message"])
         self.assertEqual(grade.exit_status(result), 2)

@@ -8,19 +8,22 @@ Whatever a worker started is killed and reaped when it stops (reaper.py).
 What a run changed outside the editable folders is named (integrity.py).
 A problem's report command is report.py (and its SVG picture, picture.py):
 a result read instance by instance against each instance's bound and
-against another result, as the problem's report.Report describes them.
+against another result, as the problem describes them. A problem is a
+subclass of problem.Problem, the one object every part of the SDK is
+handed: its docstring says what the SDK calls, when, and what each
+member returns.
 The options every problem's grader and local run share, with types that
 refuse a bad value by name, are options.py. A worker started here runs
 inside Landlock's walls (sandbox.py); a comparison runs each of its
 testers in such a worker, one at a time (contender.py).
 
-    oracle = Oracle(check=check, answer=answer, port=8081)
+    oracle = Oracle(port=8081)
     oracle.start()
-    token = oracle.open(secret, cap=100, max_body=4096)
+    token = oracle.open(PROBLEM.session(item))   # a Spec: secret, cap, rules...
     ...                                # the worker sends its tests
     session = oracle.close(token)      # session.tests is final
 
-or a whole run: engine.evaluate(items, problem=PLUGIN, oracle=oracle, ...).
+or a whole run: engine.evaluate(items, problem=PROBLEM, oracle=oracle, ...).
 """
 
 import sys
@@ -31,11 +34,13 @@ if sys.version_info < (3, 11):      # tomllib, and the containers' Python is 3.1
 
 from .client import WorkerClient  # noqa: E402
 from .oracle import Oracle  # noqa: E402
-from .session import Policy, QueryError, Session  # noqa: E402
+from .session import Policy, QueryError, Session, Spec  # noqa: E402
 from .result import (KINDS, PLATFORM_KINDS, SUBMISSION_KINDS, Failure, canonical,
                      write_json)
 
 from . import engine  # noqa: E402
+from .problem import Problem  # noqa: E402
 
-__all__ = ["engine", "Oracle", "Policy", "QueryError", "Session", "WorkerClient", "Failure", "KINDS",
+__all__ = ["engine", "Oracle", "Policy", "Problem", "QueryError", "Session", "Spec",
+           "WorkerClient", "Failure", "KINDS",
            "SUBMISSION_KINDS", "PLATFORM_KINDS", "canonical", "write_json"]

@@ -1,15 +1,15 @@
 """A tester of a comparison, run in a worker process of its own, never in
 the process that counts and decides.
 
-    oracle = Oracle(check=problem.check_query, answer=problem.answer_query).start()
+    oracle = Oracle().start()          # its sessions get their rules from PROBLEM
     with Contender("src/tester.py", role="challenger", problem=PROBLEM,
-                   worker_file="harness/worker.py", oracle=oracle,
-                   start_timeout=30) as challenger:
+                   oracle=oracle, start_timeout=30) as challenger:
         session, failure = challenger.run(index, item, timeout=10)
 
 A comparison judges two testers, so each must be kept from the other and
 from the judge. Each tester gets the problem's harness/worker.py of its
-own, in a fresh working directory, inside the walls of sandbox.py (it reads
+own (problem.WORKER, unless `worker_file` names another), in a fresh
+working directory, inside the walls of sandbox.py (it reads
 no `private` path, such as the comparison's state file, whose seed draws
 the instances). Between its runs a worker is frozen: every process of its
 tree is stopped (SIGSTOP, reaper.freeze) and the orphans any worker left
@@ -50,10 +50,10 @@ class Contender:
     """One tester file in the comparison's role `role` ("challenger",
     "incumbent"), run one instance at a time by `run`."""
 
-    def __init__(self, tester, *, role, problem, worker_file, oracle, start_timeout,
+    def __init__(self, tester, *, role, problem, oracle, start_timeout, worker_file=None,
                  quiet=False, private=()):
         self.tester, self.role, self.problem = os.path.abspath(tester), role, problem
-        self.worker_file, self.oracle = worker_file, oracle
+        self.worker_file, self.oracle = worker_file or problem.WORKER, oracle
         self.start_timeout, self.quiet, self.private = start_timeout, quiet, tuple(private)
         self.digest = sha256_of(self.tester)
         self.proc = self.home = self.worker = None
@@ -78,7 +78,7 @@ class Contender:
         self.proc, url = local_run.start_worker(
             oracle_url=self.oracle.url, tester=self.tester, timeout=self.start_timeout,
             worker=self.worker_file, quiet=self.quiet, cwd=self.home, private=self.private,
-            readable=getattr(self.problem, "WORKER_READS", ()))
+            readable=self.problem.WORKER_READS)
         self.worker = WorkerClient(url)
         self.worker.wait_healthy(timeout=self.start_timeout)
 
@@ -95,7 +95,7 @@ class Contender:
         except engine.Failure as failure:
             self.stop()
             failure.index = index
-            token = self.oracle.open(**self.problem.session(item))
+            token = self.oracle.open(self.problem.session(item))
             return self.oracle.close(token), failure
         session, failure = engine.solve_one(index, item, problem=self.problem,
                                             oracle=self.oracle, worker=self.worker,

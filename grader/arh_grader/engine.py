@@ -6,28 +6,11 @@ into it; nothing here knows one.
                              worker=WorkerClient(url), instance_timeout=10,
                              run_timeout=1800, start_timeout=30)
 
-A problem is any object (a module will do) with:
-
-- `check_instance(item)`: raise ValueError naming what is wrong with one
-  instance of a set (the run is then `invalid_set`);
-- `check_query(secret, query)` and `answer_query(secret, query)`: the
-  oracle's two functions (see oracle.Oracle);
-- `session(item)`: the keyword arguments of Oracle.open for it: `secret`,
-  `cap`, `max_body` and, when it counts otherwise than the default, a
-  `policy` (oracle.Policy);
-- `request(item)`: the fields of its /solve request, beside `token` and
-  `deadline`;
-- `judge(item, answer, session)`: the answer's verdict once the worker gave
-  one: a Failure, or None when the instance passes;
-- `entry(index, item, session)`: its entry in the result's `items`;
-- `summary(entries)`: the run's figures from the entries of a whole run,
-  and `summary([])` the same keys, all None, for a run that failed;
-- `summary_lines(result)`: `key: value` lines of a valid result's figures;
-- `SCORE`: the entry key that progress lines average;
-- `REPEATED`: the entry keys `--repeat` compares, in order;
-- optionally `WORKER_READS`: paths the problem's worker reads besides
-  Python, its own folder and its tester (its data; sandbox.py's walls let
-  it read nothing else).
+A problem is an instance of problem.Problem, whose docstring says what
+the engine calls, when, with what, and what each member returns. The
+engine owns the console's verdict: summary_lines prints `status:` and
+`kind:` (and a failed run's `instance:` and `message:`) and appends the
+problem's own figures' lines, summary_lines(result), for a valid run.
 
 The verdict of an instance is its earliest event: past the cap (before any
 answer), then the worker's failure (timeout, no answer, a malformed reply),
@@ -57,7 +40,7 @@ class UsageError(ValueError):
 
 def solve_one(index, item, *, problem, oracle, worker, timeout):
     """Run one instance through worker and oracle: (session, Failure or None)."""
-    token = oracle.open(**problem.session(item))
+    token = oracle.open(problem.session(item))
     answer = failure = None
     try:
         answer = worker.solve(dict(problem.request(item), token=token, deadline=timeout),
@@ -222,8 +205,9 @@ def cannot_write(path, error, *, stream=None):
 
 
 def summary_lines(result, *, problem):
-    """`key: value` lines for the console: the verdict, then the problem's
-    figures, or the failure's instance and message (printable)."""
+    """`key: value` lines for the console: the verdict (`status:`, `kind:`),
+    then the failure's instance and message (printable), or for a valid
+    run the problem's own figures (problem.summary_lines)."""
     lines = ["status: %s" % result["status"], "kind: %s" % (result["kind"] or "none")]
     if result["status"] != "valid":
         lines.append("instance: %s" % ("none" if result["index"] is None else result["index"]))

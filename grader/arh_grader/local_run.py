@@ -2,8 +2,7 @@
 and the oracle as two processes on loopback, as the platform runs them.
 
     result = local_run.evaluate_local(items, tester="src/tester.py",
-                                      settings=settings, problem=PLUGIN,
-                                      worker_file="harness/worker.py")
+                                      settings=settings, problem=PROBLEM)
 
 The worker runs with the standard library only, in a fresh temporary
 working directory (its TMPDIR and HOME too), and is killed with everything
@@ -125,16 +124,16 @@ stop_worker = workers.stop
 
 def evaluate_local(items, *, tester, settings, transcripts=None, progress=None,
                    quiet=False, indexes=None, worker_url=None, worker_command=None,
-                   oracle_host="127.0.0.1", oracle_port=0, problem, worker_file):
+                   oracle_host="127.0.0.1", oracle_port=0, problem, worker_file=None):
     """Grade `items` through a fresh oracle and a worker, and return the
     result dict: by default a fresh harness/worker.py running `tester`;
     with `worker_url` a worker already running there (the oracle then
     listens where it expects it: `oracle_host`, `oracle_port`); with
     `worker_command` a worker of any language started from it on free
-    ports. A worker started here is gone when this returns. `problem` is the
-    engine's problem object, `worker_file` the problem's worker."""
-    oracle = Oracle(check=problem.check_query, answer=problem.answer_query,
-                    record=bool(transcripts), host=oracle_host, port=oracle_port,
+    ports. A worker started here is gone when this returns. `problem` is a
+    problem.Problem; `worker_file` its worker unless another is given
+    (problem.WORKER)."""
+    oracle = Oracle(record=bool(transcripts), host=oracle_host, port=oracle_port,
                     idle_timeout=settings["instance_timeout_s"] + 5).start()
     proc = None
     home = tempfile.mkdtemp(prefix="worker-")       # the worker's cwd, TMPDIR and HOME
@@ -150,8 +149,9 @@ def evaluate_local(items, *, tester, settings, transcripts=None, progress=None,
                 workers.wait_listening(proc, url, timeout=start_timeout)
             else:
                 proc, url = start_worker(oracle_url=oracle.url, tester=tester, quiet=quiet,
-                                         timeout=start_timeout, cwd=home, worker=worker_file,
-                                         readable=getattr(problem, "WORKER_READS", ()))
+                                         timeout=start_timeout, cwd=home,
+                                         worker=worker_file or problem.WORKER,
+                                         readable=problem.WORKER_READS)
         except workers.WorkerError as e:
             return engine.summarize(problem, [], Failure("no_answer", str(e)))
         except Failure as failure:

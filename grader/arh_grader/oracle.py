@@ -1,9 +1,9 @@
 """The counting oracle: an HTTP server that answers a tester's queries and
 counts every one itself.
 
-    oracle = Oracle(check=check, answer=answer)   # port 0: any free port
+    oracle = Oracle()                             # port 0: any free port
     oracle.start()
-    token = oracle.open(secret, cap=320, max_body=4096)
+    token = oracle.open(Spec(secret, cap=320, max_body=4096, check=check, answer=answer))
     # the tester POSTs JSON queries to oracle.url with "Authorization: Bearer <token>"
     session = oracle.close(token)                 # its counts are final now
     oracle.stop()
@@ -22,7 +22,9 @@ The rules:
 - the server serves POST on its one path and nothing else; every fault of a
   request gets a 4xx with {"error": "..."} and the server keeps serving.
 
-`check(secret, query)` raises QueryError for an invalid query;
+A session is opened with a Spec (session.py), all of it in one place: a
+problem makes it for an instance (problem.Problem.session), rules and all.
+Its `check(secret, query)` raises QueryError for an invalid query; its
 `answer(secret, query)` returns the answer, any JSON value, or bytes: its
 canonical JSON, made once rather than for every test. Both get the
 query parsed from strict JSON (no NaN or Infinity, no number beyond a
@@ -52,7 +54,7 @@ import time
 
 from .result import canonical
 from .session import (CLOSE_WAIT, FAILED as _FAILED, FORBIDDEN as _FORBIDDEN,  # noqa: F401
-                      OVER as _OVER, ROUND_OVER, Policy, QueryError, Session,
+                      OVER as _OVER, ROUND_OVER, Policy, QueryError, Session, Spec,
                       recorded as _recorded)
 
 TOKEN_BYTES = 24        # 192 bits from `secrets`
@@ -309,9 +311,9 @@ def _headers(block):
 class Oracle:
     """The server and its open sessions. See the module's docstring."""
 
-    def __init__(self, *, check, answer, host="127.0.0.1", port=0, path="/",
-                 record=False, idle_timeout=IDLE_TIMEOUT):
-        self.check, self.answer, self.path, self.record = check, answer, path, record
+    def __init__(self, *, host="127.0.0.1", port=0, path="/", record=False,
+                 idle_timeout=IDLE_TIMEOUT):
+        self.path, self.record = path, record
         self._sessions = {}
         self._lock = threading.Lock()
         self.idle_timeout, self._path = idle_timeout, path.encode("iso-8859-1")
@@ -341,13 +343,13 @@ class Oracle:
             self._thread.join()
         self._server.server_close()
 
-    def open(self, secret, *, cap, max_body, policy=Policy()):
-        """Open a session for `secret` and return its token."""
+    def open(self, spec):
+        """Open a session of the Spec `spec` and return its token."""
+        if not isinstance(spec, Spec):
+            raise TypeError("Oracle.open takes a session.Spec, got %s" % type(spec).__name__)
         token = secrets.token_urlsafe(TOKEN_BYTES)
         with self._lock:
-            self._sessions[token] = Session(secret, cap=cap, max_body=max_body, check=self.check,
-                                            answer=self.answer, record=self.record,
-                                            policy=policy)
+            self._sessions[token] = Session.of(spec, record=self.record)
         return token
 
     def close(self, token):

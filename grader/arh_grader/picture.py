@@ -1,25 +1,25 @@
 """The picture of a result for report.py: hand-written SVG, standard
 library only, that any browser opens.
 
-    text = picture.draw(items, spec=SPEC, rows=report.group_rows(items, spec=SPEC),
-                        source="result.json")
+    text = picture.draw(items, problem=PROBLEM, source="result.json",
+                        rows=report.group_rows(items, problem=PROBLEM))
 
 The top panel has one circle (class "instance") per instance: across, its
-bound (spec.bound: group testing's information floor); up, its score, on
+bound (problem.bound: group testing's information floor); up, its score, on
 the same scale. A dashed diagonal marks score = bound, so the distance of a
 circle from it, on the losing side, is what is left to win there; a dotted
-line marks spec.reference's score (group testing: 1.0, binary splitting).
-Circles are coloured by spec.group (one colour when the spec has none), and
-hovering over one shows spec.describe's words. When the bound barely
-varies (twenty questions), spec.across gives the across-axis instead (the
+line marks problem.REFERENCE's score (group testing: 1.0, binary splitting).
+Circles are coloured by problem.GROUP (one colour when the problem has none), and
+hovering over one shows problem.describe's words. When the bound barely
+varies (twenty questions), problem.ACROSS gives the across-axis instead (the
 round's index), and each instance's bound is a dash centred on its circle.
 
 Given `pairs` (report.pair) and `figures` (report.comparison), a second
 panel has one circle (class "difference") per compared instance: across,
-its bound (or spec.across) again; up, its score minus the other result's.
+its bound (or problem.ACROSS) again; up, its score minus the other result's.
 
 Nothing here reads or writes a file; `draw` returns the text, and fails
-only as the spec's functions do.
+only as the problem's functions do.
 """
 
 import math
@@ -33,7 +33,7 @@ GAP = 100                   # px between the panels, the lower one's axis labels
 DIFF_HEIGHT = 240           # px: the lower panel's height
 BOTTOM = 70                 # px below the last panel, for its axis labels
 RADIUS = 4.5                # px: an instance's circle
-ONE_COLOUR = "#1f77b4"       # every circle's when the spec does not group
+ONE_COLOUR = "#1f77b4"       # every circle's when the problem does not group
 SPARE_COLOURS = ("#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
 STYLE = """
 text { font-family: sans-serif; font-size: 12px; fill: #222; }
@@ -133,26 +133,26 @@ def axes(canvas, *, box, x_range, y_range, x_label, y_label):
     return sx, sy
 
 
-def _tooltip(spec, item, extra=""):
-    return "<title>%s</title>" % escape(spec.describe(item) + extra)
+def _tooltip(problem, item, extra=""):
+    return "<title>%s</title>" % escape(problem.describe(item) + extra)
 
 
-def _fill(spec, colour, item, default):
-    return ONE_COLOUR if spec.group is None else colour.get(item[spec.group], default)
+def _fill(problem, colour, item, default):
+    return ONE_COLOUR if problem.GROUP is None else colour.get(item[problem.GROUP], default)
 
 
-def draw(items, *, spec, rows, source, pairs=None, figures=None, against=None):
+def draw(items, *, problem, rows, source, pairs=None, figures=None, against=None):
     """The SVG text: `items` the instances that passed, `rows` their
     report.group_rows, `source` the result's name; with `pairs`,
     `figures` and `against` (the other result's name), the difference panel."""
-    colour = colours([row[0] for row in rows if row[0] != "all"], spec.colours)
-    bounds = [spec.bound(i) for i in items]
-    scores = [i[spec.score] for i in items]
-    low, high = span(bounds + scores + ([spec.reference[0]] if spec.reference else [])
+    colour = colours([row[0] for row in rows if row[0] != "all"], problem.COLOURS)
+    bounds = [problem.bound(i) for i in items]
+    scores = [i[problem.SCORE] for i in items]
+    low, high = span(bounds + scores + ([problem.REFERENCE[0]] if problem.REFERENCE else [])
                      or [0.0])
-    xs, x_range, x_label = bounds, (low, high), spec.axes[0]
-    if spec.across is not None:
-        x_label, where = spec.across
+    xs, x_range, x_label = bounds, (low, high), problem.AXES[0]
+    if problem.ACROSS is not None:
+        x_label, where = problem.ACROSS
         xs = [where(i) for i in items]
         x_range = span(xs or [0.0])
     height = TOP + PLOT + BOTTOM + (GAP + DIFF_HEIGHT if pairs else 0)
@@ -160,32 +160,32 @@ def draw(items, *, spec, rows, source, pairs=None, figures=None, against=None):
     if rows:
         _, count, score, least, gap = rows[-1]
         title = "%s %.4f, %s %.4f, gap %.4f (%d instances)" % (
-            spec.score_name, score, spec.bound_name.replace("_", " "), least, gap, count)
+            problem.SCORE_NAME, score, problem.BOUND_NAME.replace("_", " "), least, gap, count)
     else:
         title = "no instance passed"
     canvas.text(LEFT, 28, title, class_="title")
     canvas.text(LEFT, 48, source, class_="subtitle")
     sx, sy = axes(canvas, box=(LEFT, TOP, PLOT, PLOT), x_range=x_range,
-                  y_range=(low, high), x_label=x_label, y_label=spec.axes[1])
-    if spec.across is None:
+                  y_range=(low, high), x_label=x_label, y_label=problem.AXES[1])
+    if problem.ACROSS is None:
         canvas.add("line", class_="floor-line", x1=sx(low), y1=sy(low), x2=sx(high),
                    y2=sy(high))
     else:                   # each instance's bound, a dash above or below its circle
         for x, y in zip(xs, bounds):
             canvas.add("line", class_="floor-line", x1=sx(x) - RADIUS, y1=sy(y),
                        x2=sx(x) + RADIUS, y2=sy(y))
-    if spec.reference:
-        level = spec.reference[0]
+    if problem.REFERENCE:
+        level = problem.REFERENCE[0]
         canvas.add("line", class_="baseline-line", x1=sx(x_range[0]), y1=sy(level),
                    x2=sx(x_range[1]), y2=sy(level))
     for item, x, y in zip(items, xs, scores):
-        group = {} if spec.group is None else {"data_" + spec.group: item[spec.group]}
-        canvas.add("circle", _tooltip(spec, item), class_="instance", cx=sx(x), cy=sy(y),
-                   r=RADIUS, fill=_fill(spec, colour, item, None),
+        group = {} if problem.GROUP is None else {"data_" + problem.GROUP: item[problem.GROUP]}
+        canvas.add("circle", _tooltip(problem, item), class_="instance", cx=sx(x), cy=sy(y),
+                   r=RADIUS, fill=_fill(problem, colour, item, None),
                    data_index=item["index"], **group)
-    legend(canvas, spec, rows, colour)
+    legend(canvas, problem, rows, colour)
     if pairs:
-        difference_panel(canvas, spec, pairs, figures, against, colour, x_range, x_label)
+        difference_panel(canvas, problem, pairs, figures, against, colour, x_range, x_label)
     return ('<?xml version="1.0" encoding="UTF-8"?>\n'
             '<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
             'viewBox="0 0 %d %d">\n<style>%s</style>\n'
@@ -193,11 +193,12 @@ def draw(items, *, spec, rows, source, pairs=None, figures=None, against=None):
             % (WIDTH, height, WIDTH, height, STYLE, WIDTH, height, "\n".join(canvas.parts)))
 
 
-def legend(canvas, spec, rows, colour):
+def legend(canvas, problem, rows, colour):
     """The groups with their figures, and what the lines mean."""
     y = TOP + 6
-    heading = "score / %s" % spec.bound_short
-    canvas.text(LEGEND, y, heading if spec.group is None else "%s: %s" % (spec.group, heading),
+    heading = "score / %s" % problem.BOUND_SHORT
+    canvas.text(LEGEND, y, heading if problem.GROUP is None
+                else "%s: %s" % (problem.GROUP, heading),
                 class_="axis-label")
     for name, count, score, low, _ in rows:
         y += 38
@@ -207,32 +208,32 @@ def legend(canvas, spec, rows, colour):
         canvas.text(LEGEND + 18, y, "%s (%d)" % (name, count))
         canvas.text(LEGEND + 18, y + 15, "%.4f / %.4f" % (score, low), class_="tick")
     y += 14
-    lines = [("floor-line", "score = %s" % spec.bound_short if spec.across is None
-              else "its %s" % spec.bound_short)]
-    if spec.reference:
-        lines.append(("baseline-line", spec.reference[1]))
+    lines = [("floor-line", "score = %s" % problem.BOUND_SHORT if problem.ACROSS is None
+              else "its %s" % problem.BOUND_SHORT)]
+    if problem.REFERENCE:
+        lines.append(("baseline-line", problem.REFERENCE[1]))
     for style, words in lines:
         y += 24
         canvas.add("line", class_=style, x1=float(LEGEND), y1=float(y - 4),
                    x2=float(LEGEND + 28), y2=float(y - 4))
         canvas.text(LEGEND + 36, y, words)
-    canvas.text(LEGEND, y + 30, "%s the %s:" % ("above" if spec.lower_is_better else "below",
-                                               "diagonal" if spec.across is None else "dash"),
+    canvas.text(LEGEND, y + 30, "%s the %s:" % ("above" if problem.LOWER_IS_BETTER else "below",
+                                               "diagonal" if problem.ACROSS is None else "dash"),
                 class_="tick")
-    canvas.text(LEGEND, y + 45, "%s left to win" % spec.count, class_="tick")
+    canvas.text(LEGEND, y + 45, "%s left to win" % problem.COUNT, class_="tick")
 
 
-def difference_panel(canvas, spec, pairs, figures, against, colour, x_range, x_label):
+def difference_panel(canvas, problem, pairs, figures, against, colour, x_range, x_label):
     """Each compared instance's score minus the other result's."""
     top = TOP + PLOT + GAP
-    differences = [a[spec.score] - b[spec.score] for a, b in pairs]
+    differences = [a[problem.SCORE] - b[problem.SCORE] for a, b in pairs]
     reach = max([abs(d) for d in differences] + [0.01]) * 1.05
     step = nice_step(2 * reach)
     reach = math.ceil(reach / step) * step
     interval = figures["mean_difference_ci95"]
     canvas.text(LEFT, top - 44, "against %s" % against, class_="axis-label")
     canvas.text(LEFT, top - 26, "W/L/D %s (a win: %s), mean difference %+.4f%s"
-                % (figures["W/L/D"], spec.win[0], figures["mean_difference"],
+                % (figures["W/L/D"], problem.WIN[0], figures["mean_difference"],
                    ", 95%% interval [%+.4f, %+.4f]" % tuple(interval) if interval else ""),
                 class_="subtitle")
     sx, sy = axes(canvas, box=(LEFT, top, PLOT, DIFF_HEIGHT), x_range=x_range,
@@ -241,13 +242,13 @@ def difference_panel(canvas, spec, pairs, figures, against, colour, x_range, x_l
     canvas.add("line", class_="zero-line", x1=sx(x_range[0]), y1=sy(0.0), x2=sx(x_range[1]),
                y2=sy(0.0))
     for (mine, theirs), d in zip(pairs, differences):
-        canvas.add("circle", _tooltip(spec, mine, "; other result %d %s, difference %+.4f"
-                                      % (theirs[spec.count], spec.count, d)),
-                   class_="difference", cx=sx(spec.bound(mine) if spec.across is None
-                                              else spec.across[1](mine)), cy=sy(d),
-                   r=RADIUS, fill=_fill(spec, colour, mine, SPARE_COLOURS[-1]),
+        canvas.add("circle", _tooltip(problem, mine, "; other result %d %s, difference %+.4f"
+                                      % (theirs[problem.COUNT], problem.COUNT, d)),
+                   class_="difference", cx=sx(problem.bound(mine) if problem.ACROSS is None
+                                              else problem.ACROSS[1](mine)), cy=sy(d),
+                   r=RADIUS, fill=_fill(problem, colour, mine, SPARE_COLOURS[-1]),
                    data_index=mine["index"])
-    above, below = spec.win if not spec.lower_is_better else spec.win[::-1]
+    above, below = problem.WIN if not problem.LOWER_IS_BETTER else problem.WIN[::-1]
     canvas.text(LEGEND, top + 14, "above 0: %s" % above, class_="tick")
     canvas.text(LEGEND, top + 29, "than the other result", class_="tick")
     canvas.text(LEGEND, top + DIFF_HEIGHT - 22, "below 0: %s" % below, class_="tick")

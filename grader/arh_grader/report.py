@@ -1,35 +1,34 @@
 """Where a tester wins and loses, for any problem: a result.json read
 instance by instance against each instance's bound, and against another
-result of the same set. A problem describes its report with a Report;
-its report command is main() with it.
-
-    SPEC = report.Report(score_name="mean_score", bound_name="bound", ...)
+result of the same set. The problem (a problem.Problem) describes its
+report itself: its score (SCORE, SCORE_NAME, DIGITS), its bound (bound,
+BOUND_NAME, LOWER_IS_BETTER) and the report's layout (FIELDS, LABELS,
+FIGURES, ROWS...). Its report command is main() with it.
 
     def main(argv=None):         # the problem's report command
-        return report.main(argv, spec=SPEC, description="...", made_by="tq/local.py")
+        return report.main(argv, problem=PROBLEM, description="...", made_by="tq/local.py")
 
 main prints `key: value` lines: the result's `status`, `kind` and
 `instances` (before them a `warning` when the result names files as
-`tampered`, integrity.py); the run's mean score (spec.score_name), mean bound
-(spec.bound_name) and `gap`, what is left to win between the two; with a
-spec.group, a table by group (rows starting with the group's key); then
+`tampered`, integrity.py); the run's mean score (problem.SCORE_NAME), mean bound
+(problem.BOUND_NAME) and `gap`, what is left to win between the two; with a
+problem.GROUP, a table by group (rows starting with the group's key); then
 the instances furthest from their bound on the losing side (rows starting
-with spec.rows). With --against OTHER: `W/L/D` (a win is a better score),
+with problem.ROWS). With --against OTHER: `W/L/D` (a win is a better score),
 `mean_difference` (the mean of this result's score minus OTHER's) with its
 95% interval, Student's t on the paired differences, and the instances that
 lost most (`lost_most:`). With --svg FILE: the picture (picture.py).
 
 It fails with exit status 2 and a message on stderr, naming the file and
 what is wrong, when a file cannot be read or written, is not a result.json
-(an item lacks one of spec.fields, has a value of another type, or one of
-spec.positive not above 0), or is a result of another set than the one it
-is compared with (an instance of the same index differs in spec.same_set,
+(an item lacks one of problem.FIELDS, has a value of another type, or one of
+problem.POSITIVE not above 0), or is a result of another set than the one it
+is compared with (an instance of the same index differs in problem.SAME_SET,
 or none passed in both). A failed run's instances that passed are
 reported; the one that failed is left out. Nothing runs at import.
 """
 
 import argparse
-import dataclasses
 import json
 import math
 import os
@@ -38,40 +37,10 @@ import statistics
 import sys
 
 from . import options, picture
+from .problem import NUMBER  # noqa: F401  (the types of a number in an item, not bool)
 
-TOP = 10                 # instances listed under spec.rows and under lost_most
+TOP = 10                 # instances listed under problem.ROWS and under lost_most
 CONFIDENCE = 0.95        # of the interval on the mean difference
-NUMBER = (int, float)    # the types of a number in an item (not bool)
-
-
-@dataclasses.dataclass(frozen=True, kw_only=True)
-class Report:
-    """How a problem's result.json is reported. A column is (header, a %
-    format for its values, its value): an item key, or a function of the
-    item. Every key the report reads (the columns', same_set, count, group,
-    positive, score) must be one of `fields`, which load_result checks."""
-    score_name: str         # the run's mean score, as result.json names it ("relative_tests")
-    bound_name: str         # the run's mean bound, likewise ("information_floor")
-    bound_short: str        # an instance's bound in the picture ("floor")
-    bound: object           # item -> its bound, a floor or a ceiling of its score
-    lower_is_better: bool   # of the score: the bound a floor when True, a ceiling when False
-    fields: dict            # key -> the types an item's value must have
-    same_set: tuple         # keys equal in two results' instance of the same index
-    count: str              # the item's count ("tests"), shown beside the other result's
-    labels: tuple           # columns naming an instance, listed first in every row
-    figures: tuple          # columns listed after the labels under `rows`
-    rows: str               # the key of the rows of the instances furthest from their bound
-    describe: object        # item -> its words in the picture
-    axes: tuple             # the picture's (across, up) labels: the bound, the score
-    win: tuple              # what a win and a loss have ("fewer tests", "more tests")
-    reference: tuple = None  # (score, words): a line across the picture, or None
-    across: tuple = None    # (label, item -> x): the picture's across-axis, if not the bound
-    group: str = None       # the key grouping instances ("family"), or None
-    groups: tuple = ()      # the groups in their order; others follow, sorted
-    colours: dict = dataclasses.field(default_factory=dict)   # group -> its colour
-    positive: tuple = ()    # keys whose values must be above 0
-    score: str = "score"    # the item key of its score
-    digits: int = 6         # decimals of the figures, as result.json rounds them
 
 
 class ReportError(Exception):
@@ -84,7 +53,7 @@ def short(value, limit=60):
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
-def load_result(path, *, spec):
+def load_result(path, *, problem):
     """The result.json at `path`, its items checked; ReportError if the file
     cannot be read, is not JSON, or is not a result."""
     try:
@@ -102,11 +71,11 @@ def load_result(path, *, spec):
         if type(item) is not dict:
             raise ReportError("%r is not a result.json: items[%d] is %s"
                               % (path, position, short(item)))
-        for key, kinds in spec.fields.items():
+        for key, kinds in problem.FIELDS.items():
             if type(item.get(key)) not in kinds:
                 raise ReportError("%r is not a result.json: items[%d][%r] is %s"
                                   % (path, position, key, short(item.get(key))))
-        for key in spec.positive:
+        for key in problem.POSITIVE:
             if not item[key] > 0:
                 raise ReportError("%r is not a result.json: items[%d][%r] is %r"
                                   % (path, position, key, item[key]))
@@ -118,27 +87,27 @@ def passed(result):
     return [item for item in result["items"] if "kind" not in item]
 
 
-def gap(spec, score, bound):
+def gap(problem, score, bound):
     """What is left to win from `score` to `bound`: above 0 on the losing side."""
-    return score - bound if spec.lower_is_better else bound - score
+    return score - bound if problem.LOWER_IS_BETTER else bound - score
 
 
-def group_rows(items, *, spec):
+def group_rows(items, *, problem):
     """[(group, instances, mean score, mean bound, gap)], one a group in
-    spec.groups's order (others after, sorted) when the spec groups, then
+    problem.GROUPS's order (others after, sorted) when the problem groups, then
     "all"; rounded as result.json rounds. [] for no item."""
     names = []
-    if spec.group is not None:
-        names = [g for g in spec.groups if any(i[spec.group] == g for i in items)]
-        names += sorted({i[spec.group] for i in items} - set(names))
+    if problem.GROUP is not None:
+        names = [g for g in problem.GROUPS if any(i[problem.GROUP] == g for i in items)]
+        names += sorted({i[problem.GROUP] for i in items} - set(names))
     rows = []
-    for name, mine in [(g, [i for i in items if i[spec.group] == g]) for g in names] + \
+    for name, mine in [(g, [i for i in items if i[problem.GROUP] == g]) for g in names] + \
             [("all", items)]:
         if mine:
-            score = round(statistics.fmean(i[spec.score] for i in mine), spec.digits)
-            bound = round(statistics.fmean(spec.bound(i) for i in mine), spec.digits)
+            score = round(statistics.fmean(i[problem.SCORE] for i in mine), problem.DIGITS)
+            bound = round(statistics.fmean(problem.bound(i) for i in mine), problem.DIGITS)
             rows.append((name, len(mine), score, bound,
-                         round(gap(spec, score, bound), spec.digits)))
+                         round(gap(problem, score, bound), problem.DIGITS)))
     return rows
 
 
@@ -167,7 +136,7 @@ def t_quantile(p, df):
     return math.sqrt(df) * math.tan((low + high) / 2)
 
 
-def pair(result, other, *, paths, spec):
+def pair(result, other, *, paths, problem):
     """[(item, other's item)] of the instances that passed in both, by
     index; ReportError if they are of different sets."""
     mine = {item["index"]: item for item in result["items"]}
@@ -175,11 +144,11 @@ def pair(result, other, *, paths, spec):
     theirs = {item["index"]: item for item in passed(other)}
     for index in sorted(mine.keys() & every.keys()):
         a, b = mine[index], every[index]
-        if any(a[key] != b[key] for key in spec.same_set):
+        if any(a[key] != b[key] for key in problem.SAME_SET):
             raise ReportError("%r and %r are results of different sets: instance %d is %s "
                               "in one and %s in the other" % (
                                   paths[0], paths[1], index,
-                                  _fingerprint(a, spec), _fingerprint(b, spec)))
+                                  _fingerprint(a, problem), _fingerprint(b, problem)))
     pairs = [(item, theirs[item["index"]]) for item in passed(result)
              if item["index"] in theirs]
     if not pairs:
@@ -188,21 +157,21 @@ def pair(result, other, *, paths, spec):
     return pairs
 
 
-def _fingerprint(item, spec):
-    return ", ".join("%s=%r" % (key, item[key]) for key in spec.same_set)
+def _fingerprint(item, problem):
+    return ", ".join("%s=%r" % (key, item[key]) for key in problem.SAME_SET)
 
 
-def loss(spec, mine, theirs):
+def loss(problem, mine, theirs):
     """How much worse `mine` scored than `theirs`: above 0 for a loss."""
-    return gap(spec, mine[spec.score], theirs[spec.score])
+    return gap(problem, mine[problem.SCORE], theirs[problem.SCORE])
 
 
-def comparison(pairs, *, spec):
+def comparison(pairs, *, problem):
     """W/L/D, the mean score difference and its interval, from (mine, theirs) pairs."""
-    digits = spec.digits
-    differences = [a[spec.score] - b[spec.score] for a, b in pairs]
-    wins = sum(loss(spec, a, b) < 0 for a, b in pairs)
-    losses = sum(loss(spec, a, b) > 0 for a, b in pairs)
+    digits = problem.DIGITS
+    differences = [a[problem.SCORE] - b[problem.SCORE] for a, b in pairs]
+    wins = sum(loss(problem, a, b) < 0 for a, b in pairs)
+    losses = sum(loss(problem, a, b) > 0 for a, b in pairs)
     mean = statistics.fmean(differences)
     figures = {"compared": len(pairs), "W/L/D": "%d/%d/%d" % (wins, losses,
                                                               len(pairs) - wins - losses),
@@ -236,7 +205,7 @@ def _value(item, value):
     return item[value] if isinstance(value, str) else value(item)
 
 
-def report_lines(result, path, *, spec, top=TOP):
+def report_lines(result, path, *, problem, top=TOP):
     """The report of one result, as lines."""
     items = passed(result)
     lines = ["result: %s" % path, "status: %s" % result["status"],
@@ -248,43 +217,43 @@ def report_lines(result, path, *, spec, top=TOP):
                      "result was made (tampered: %s); it cannot be trusted"
                      % ", ".join(str(path) for path in result["tampered"]))
     lines.append("instances: %d" % len(items))
-    rows = group_rows(items, spec=spec)
+    rows = group_rows(items, problem=problem)
     if not rows:
         return lines
     _, _, score, bound, left = rows[-1]
-    lines += ["%s: %s" % (spec.score_name, score), "%s: %s" % (spec.bound_name, bound),
+    lines += ["%s: %s" % (problem.SCORE_NAME, score), "%s: %s" % (problem.BOUND_NAME, bound),
               "gap: %s" % left]
-    if spec.group is not None:
-        width = (len(spec.score_name), len(spec.bound_name))
-        lines.append("%s: %-10s %9s %*s %*s %9s" % (spec.group, spec.group, "instances",
-                                                    width[0], spec.score_name,
-                                                    width[1], spec.bound_name, "gap"))
+    if problem.GROUP is not None:
+        width = (len(problem.SCORE_NAME), len(problem.BOUND_NAME))
+        lines.append("%s: %-10s %9s %*s %*s %9s" % (problem.GROUP, problem.GROUP, "instances",
+                                                    width[0], problem.SCORE_NAME,
+                                                    width[1], problem.BOUND_NAME, "gap"))
         for name, count, score, bound, left in rows:
             lines.append("%s: %-10s %9d %*.6f %*.6f %+9.6f" % (
-                spec.group, name, count, width[0], score, width[1], bound, left))
-    columns = [(header, form) for header, form, _ in spec.labels + spec.figures]
-    chosen = sorted(items, key=lambda i: (-gap(spec, i[spec.score], spec.bound(i)),
+                problem.GROUP, name, count, width[0], score, width[1], bound, left))
+    columns = [(header, form) for header, form, _ in problem.LABELS + problem.FIGURES]
+    chosen = sorted(items, key=lambda i: (-gap(problem, i[problem.SCORE], problem.bound(i)),
                                           i["index"]))[:top]
-    return lines + _table(spec.rows, columns,
-                          [[_value(item, value) for _, _, value in spec.labels + spec.figures]
+    return lines + _table(problem.ROWS, columns,
+                          [[_value(item, value) for _, _, value in problem.LABELS + problem.FIGURES]
                            for item in chosen])
 
 
-def against_lines(pairs, path, *, spec, top=TOP):
+def against_lines(pairs, path, *, problem, top=TOP):
     """The comparison of the (mine, theirs) pairs with the result at `path`, as lines."""
     lines = ["against: %s" % path]
-    for key, value in comparison(pairs, spec=spec).items():
+    for key, value in comparison(pairs, problem=problem).items():
         lines.append("%s: %s" % (key, value if isinstance(value, str) else json.dumps(value)))
-    count, against = spec.count, "against_" + spec.count
-    columns = [(header, form) for header, form, _ in spec.labels] + [
+    count, against = problem.COUNT, "against_" + problem.COUNT
+    columns = [(header, form) for header, form, _ in problem.LABELS] + [
         (count, "%%%dd" % len(count)), (against, "%%%dd" % len(against)),
         ("score", "%8.6f"), ("against_score", "%13.6f"), ("difference", "%+10.6f")]
-    lost = sorted((p for p in pairs if loss(spec, *p) > 0),
-                  key=lambda p: (-loss(spec, *p), p[0]["index"]))
+    lost = sorted((p for p in pairs if loss(problem, *p) > 0),
+                  key=lambda p: (-loss(problem, *p), p[0]["index"]))
     return lines + _table("lost_most", columns, [
-        [_value(mine, value) for _, _, value in spec.labels] + [
-            mine[count], theirs[count], mine[spec.score], theirs[spec.score],
-            mine[spec.score] - theirs[spec.score]] for mine, theirs in lost[:top]])
+        [_value(mine, value) for _, _, value in problem.LABELS] + [
+            mine[count], theirs[count], mine[problem.SCORE], theirs[problem.SCORE],
+            mine[problem.SCORE] - theirs[problem.SCORE]] for mine, theirs in lost[:top]])
 
 
 def display_path(path):
@@ -303,7 +272,7 @@ def command_for(result_path, *, script):
                                        display_path(picture_path))
 
 
-def main(argv=None, *, spec, description, made_by):
+def main(argv=None, *, problem, description, made_by):
     """A problem's report command: `description` its help's first line,
     `made_by` the command that writes a result.json. Its exit status."""
     parser = argparse.ArgumentParser(description=description)
@@ -313,21 +282,21 @@ def main(argv=None, *, spec, description, made_by):
     parser.add_argument("--svg", metavar="FILE", help="write the picture here")
     parser.add_argument("--top", type=options.positive(int), default=TOP, metavar="N",
                         help="instances listed under %s and lost_most (default %d)"
-                             % (spec.rows, TOP))
+                             % (problem.ROWS, TOP))
     args = parser.parse_args(argv)
     try:
-        result = load_result(args.result, spec=spec)
-        lines = report_lines(result, args.result, spec=spec, top=args.top)
+        result = load_result(args.result, problem=problem)
+        lines = report_lines(result, args.result, problem=problem, top=args.top)
         pairs = None
         if args.against is not None:
-            other = load_result(args.against, spec=spec)
-            pairs = pair(result, other, paths=(args.result, args.against), spec=spec)
-            lines += against_lines(pairs, args.against, spec=spec, top=args.top)
+            other = load_result(args.against, problem=problem)
+            pairs = pair(result, other, paths=(args.result, args.against), problem=problem)
+            lines += against_lines(pairs, args.against, problem=problem, top=args.top)
         if args.svg is not None:
             items = passed(result)
-            text = picture.draw(items, spec=spec, rows=group_rows(items, spec=spec),
+            text = picture.draw(items, problem=problem, rows=group_rows(items, problem=problem),
                                 source=args.result, pairs=pairs, against=args.against,
-                                figures=comparison(pairs, spec=spec) if pairs else None)
+                                figures=comparison(pairs, problem=problem) if pairs else None)
             try:
                 with open(args.svg, "w", encoding="utf-8") as f:
                     f.write(text)

@@ -3,12 +3,16 @@ answered and recorded, whatever carries them (the HTTP server in oracle.py,
 or a test made in-process with Session.submit). Nothing here touches a
 socket.
 
-    session = Session(secret, cap=320, max_body=4096, check=check, answer=answer)
+    spec = Spec(secret, cap=320, max_body=4096, check=check, answer=answer)
+    session = Session.of(spec)        # or Oracle.open(spec), its token
     status, reply, counted = session.submit(b'{"pool":[3,7]}')
     session.end()                     # its counts and transcript are final
 
-A request is admitted (counted) before its body is read; the Policy says
-what else counts. Every counted request gets one transcript line.
+A Spec is all a session is opened with, in one place: the secret, the
+cap, the body limit, the rules (check, answer) and the Policy; a
+problem makes it (problem.Problem.session). A request is admitted
+(counted) before its body is read; the Policy says what else counts.
+Every counted request gets one transcript line.
 """
 
 import dataclasses
@@ -51,6 +55,24 @@ class Policy:
             raise ValueError("over_cap must be 'fail' or 'end', got %r" % (self.over_cap,))
 
 
+@dataclasses.dataclass(frozen=True)
+class Spec:
+    """What a session is opened with: `secret`, what the rules see of the
+    instance; `cap`, the requests it counts before over_cap (or the round's
+    end); `max_body`, the bytes of a body at most; `check(secret, query)`,
+    raising QueryError for an invalid query; `answer(secret, query)`, the
+    answer (any JSON value, or bytes of canonical JSON); `policy`, how it
+    counts."""
+
+    secret: object
+    _: dataclasses.KW_ONLY
+    cap: int
+    max_body: int
+    check: object
+    answer: object
+    policy: Policy = Policy()
+
+
 ROUND_OVER = 0          # what Session.admit returns once the round has ended
 
 
@@ -77,6 +99,12 @@ class Session:
         self._place = {}          # request number -> the count when it was admitted
         self._answering = set()   # numbers of open requests read whole, being answered
         self._idle = threading.Condition()
+
+    @classmethod
+    def of(cls, spec, *, record=False):
+        """The session a Spec opens, recording its transcript when `record`."""
+        return cls(spec.secret, cap=spec.cap, max_body=spec.max_body, check=spec.check,
+                   answer=spec.answer, record=record, policy=spec.policy)
 
     @property
     def digest(self):

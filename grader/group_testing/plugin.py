@@ -1,6 +1,9 @@
-"""Group testing as the template's run engine sees it (arh_grader.engine):
-each instance's session, request, verdict and entry in result.json, and
-the run's figures.
+"""Group testing as the template's SDK sees it: one arh_grader.Problem,
+GroupTesting, and its one instance, PROBLEM, which the run engine, the
+local run, a comparison's testers and the report are all handed: each
+instance's session, request, verdict and entry in result.json, the run's
+figures, the report's description of an instance, and the paths of its
+worker, sample and settings.
 
     engine.evaluate(items, problem=plugin.PROBLEM, oracle=..., worker=...)
 
@@ -10,111 +13,24 @@ the bytes and the cheat statistics (cheat.py).
 """
 
 import json
+import os
 import statistics
 
-from arh_grader import Failure, engine
+from arh_grader import Failure, Problem
+from arh_grader.problem import NUMBER
 
 from . import cheat, problem
 
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DIGITS = 6              # decimals kept of every float in the result
-
 SCORE = "score"                 # the entry key that progress lines average
-
-
-def check_instance(item):
-    problem.check_instance(item)
-
-
-def session(item):
-    """The oracle session of an instance: its secret, cap and body limit."""
-    n = item["n"]
-    return {"secret": problem.secret_of(item), "cap": problem.cap(n),
-            "max_body": problem.max_body(n)}
-
-
-def request(item):
-    return {"n": item["n"], "priors": item["priors"]}
-
-
-def judge(item, answer, session):
-    """The answer's verdict: Failure `schema` or `wrong`, or None."""
-    try:
-        problem.check_answer(answer, item["defectives"], item["n"])
-    except problem.AnswerError as e:
-        return Failure(e.kind, str(e))
-    return None
-
-
-def entry(index, item, session):
-    """One instance's entry in result.json."""
-    bound = problem.entropy_bound(item["priors"])
-    binary = problem.binary_entropy_sum(item["priors"])
-    return {
-        "index": index, "family": item["family"], "n": item["n"],
-        "tests": session.tests, "baseline": item["baseline"],
-        "score": _round(session.tests / item["baseline"]),
-        "invalid_tests": session.invalid,
-        "query_bytes": session.query_bytes, "answer_bytes": session.answer_bytes,
-        "bound": _round(bound), "bound_ratio": _round(bound / item["baseline"]),
-        "binary_entropy_sum": _round(binary),
-        "binary_entropy_ratio": _round(binary / item["baseline"]),
-        "surprise": _round(problem.surprise(item["priors"], item["defectives"])),
-        "count_surprise": _round(problem.count_surprise(item["priors"], item["defectives"])),
-        "defective_count": len(item["defectives"]),
-        "transcript": session.digest,
-    }
-
-
-def summary(entries):
-    """The run's figures: the score, the measures of the possible, the
-    bytes, the cheat statistics and the families' figures."""
-    figures = {"relative_tests": None, "tests": None, "entropy_bound": None,
-               "binary_entropy_ratio": None, "information_floor": None,
-               "query_bytes": sum(e["query_bytes"] for e in entries),
-               "answer_bytes": sum(e["answer_bytes"] for e in entries),
-               "families": {}}
-    figures.update(cheat.statistics(entries))
-    if not entries:
-        return figures
-    figures.update(relative_tests=_round(statistics.fmean(e["score"] for e in entries)),
-                   tests=_round(statistics.fmean(e["tests"] for e in entries)),
-                   entropy_bound=_round(statistics.fmean(e["bound_ratio"] for e in entries)),
-                   binary_entropy_ratio=_round(statistics.fmean(
-                       e["binary_entropy_ratio"] for e in entries)),
-                   information_floor=_floor(entries))
-    for family in problem.FAMILIES:
-        mine = [e for e in entries if e["family"] == family]
-        if mine:
-            figures["families"][family] = {
-                "instances": len(mine),
-                "relative_tests": _round(statistics.fmean(e["score"] for e in mine)),
-                "entropy_bound": _round(statistics.fmean(e["bound_ratio"] for e in mine)),
-                "binary_entropy_ratio": _round(statistics.fmean(
-                    e["binary_entropy_ratio"] for e in mine)),
-                "information_floor": _floor(mine)}
-    return figures
-
-
-def summary_lines(result):
-    """`key: value` lines of a result for the console (engine.summary_lines)."""
-    if result["status"] != "valid":
-        return engine.summary_lines(result, problem=PROBLEM)
-    lines = ["status: %s" % result["status"], "kind: none"]
-    for key in ("relative_tests", "information_floor", "entropy_bound",
-                "binary_entropy_ratio", "tests",
-                "instances", "saved_bits", "weighted_saved_bits", "max_saved_bits",
-                "capped_bits", "scaled_capped_bits", "weighted_capped_bits", "spike_bits",
-                "cheat_bits", "suspect"):
-        lines.append("%s: %s" % (key, json.dumps(result[key])))
-    for family, row in result["families"].items():
-        for key in ("relative_tests", "information_floor", "entropy_bound",
-                    "binary_entropy_ratio"):
-            lines.append("%s.%s: %s" % (key, family, row[key]))
-    if result["suspect"]:
-        lines.append("warning: the tester saved more bits below the information its "
-                     "instances hold than an honest tester does with probability 2**-%.1f"
-                     % result["cheat_bits"])
-    return lines
+COLOURS = {"uniform": "#1f77b4", "two-tier": "#e6550d", "log-normal": "#2ca02c"}
+FIGURES = ("relative_tests", "information_floor", "entropy_bound", "binary_entropy_ratio",
+           "tests", "instances", "saved_bits", "weighted_saved_bits", "max_saved_bits",
+           "capped_bits", "scaled_capped_bits", "weighted_capped_bits", "spike_bits",
+           "cheat_bits", "suspect")                 # the console's figures, in order
+FAMILY_FIGURES = ("relative_tests", "information_floor", "entropy_bound",
+                  "binary_entropy_ratio")           # the console's figures of each family
 
 
 def _round(x):
@@ -127,23 +43,136 @@ def _floor(entries):
     return _round(statistics.fmean(e["surprise"] / e["baseline"] for e in entries))
 
 
-class _Plugin:
-    """This module's functions as the engine's problem object."""
+def floor(entry):
+    """An instance's information floor: its surprise over its baseline."""
+    return entry["surprise"] / entry["baseline"]
 
-    SCORE = SCORE
+
+class GroupTesting(Problem):
+    """Find the defective items of an instance with the fewest pooled tests."""
+
+    SCORE, DIGITS, COUNT = SCORE, DIGITS, "tests"
     REPEATED = ("tests", "invalid_tests", "transcript")   # what --repeat compares, in order
+    SETTINGS = os.path.join(ROOT, "autoresearch.toml")
+    WORKER = os.path.join(ROOT, "harness", "worker.py")
+    SAMPLE = os.path.join(ROOT, "sample", "items.jsonl")
+
+    # ---- the oracle's rules and an instance's session ----
+
     check_query = staticmethod(problem.check_query)
     answer_query = staticmethod(problem.answer_query)
-    check_instance = staticmethod(check_instance)
-    session = staticmethod(session)
-    request = staticmethod(request)
-    judge = staticmethod(judge)
-    entry = staticmethod(entry)
-    summary = staticmethod(summary)
+    check_instance = staticmethod(problem.check_instance)
 
-    @staticmethod
-    def summary_lines(result):
-        return summary_lines(result)[2:]
+    def secret(self, item):
+        return problem.secret_of(item)
+
+    def cap(self, item):
+        return problem.cap(item["n"])
+
+    def max_body(self, item):
+        return problem.max_body(item["n"])
+
+    def request(self, item):
+        return {"n": item["n"], "priors": item["priors"]}
+
+    def judge(self, item, answer, session):
+        """The answer's verdict: Failure `schema` or `wrong`, or None."""
+        try:
+            problem.check_answer(answer, item["defectives"], item["n"])
+        except problem.AnswerError as e:
+            return Failure(e.kind, str(e))
+        return None
+
+    # ---- the result and the console ----
+
+    def entry(self, index, item, session):
+        """One instance's entry in result.json."""
+        bound = problem.entropy_bound(item["priors"])
+        binary = problem.binary_entropy_sum(item["priors"])
+        return {
+            "index": index, "family": item["family"], "n": item["n"],
+            "tests": session.tests, "baseline": item["baseline"],
+            "score": _round(session.tests / item["baseline"]),
+            "invalid_tests": session.invalid,
+            "query_bytes": session.query_bytes, "answer_bytes": session.answer_bytes,
+            "bound": _round(bound), "bound_ratio": _round(bound / item["baseline"]),
+            "binary_entropy_sum": _round(binary),
+            "binary_entropy_ratio": _round(binary / item["baseline"]),
+            "surprise": _round(problem.surprise(item["priors"], item["defectives"])),
+            "count_surprise": _round(problem.count_surprise(item["priors"],
+                                                            item["defectives"])),
+            "defective_count": len(item["defectives"]),
+            "transcript": session.digest,
+        }
+
+    def summary(self, entries):
+        """The run's figures: the score, the measures of the possible, the
+        bytes, the cheat statistics and the families' figures."""
+        figures = {"relative_tests": None, "tests": None, "entropy_bound": None,
+                   "binary_entropy_ratio": None, "information_floor": None,
+                   "query_bytes": sum(e["query_bytes"] for e in entries),
+                   "answer_bytes": sum(e["answer_bytes"] for e in entries),
+                   "families": {}}
+        figures.update(cheat.statistics(entries))
+        if not entries:
+            return figures
+        figures.update(relative_tests=_round(statistics.fmean(e["score"] for e in entries)),
+                       tests=_round(statistics.fmean(e["tests"] for e in entries)),
+                       entropy_bound=_round(statistics.fmean(e["bound_ratio"]
+                                                             for e in entries)),
+                       binary_entropy_ratio=_round(statistics.fmean(
+                           e["binary_entropy_ratio"] for e in entries)),
+                       information_floor=_floor(entries))
+        for family in problem.FAMILIES:
+            mine = [e for e in entries if e["family"] == family]
+            if mine:
+                figures["families"][family] = {
+                    "instances": len(mine),
+                    "relative_tests": _round(statistics.fmean(e["score"] for e in mine)),
+                    "entropy_bound": _round(statistics.fmean(e["bound_ratio"] for e in mine)),
+                    "binary_entropy_ratio": _round(statistics.fmean(
+                        e["binary_entropy_ratio"] for e in mine)),
+                    "information_floor": _floor(mine)}
+        return figures
+
+    def summary_lines(self, result):
+        """A valid result's figures as `key: value` lines, then the suspect
+        run's warning (the engine's `status:` and `kind:` come before)."""
+        lines = ["%s: %s" % (key, json.dumps(result[key])) for key in FIGURES]
+        for family, row in result["families"].items():
+            lines += ["%s.%s: %s" % (key, family, row[key]) for key in FAMILY_FIGURES]
+        if result["suspect"]:
+            lines.append("warning: the tester saved more bits below the information its "
+                         "instances hold than an honest tester does with probability 2**-%.1f"
+                         % result["cheat_bits"])
+        return lines
+
+    # ---- the report (grader/report.py) ----
+
+    SCORE_NAME, BOUND_NAME, BOUND_SHORT = "relative_tests", "information_floor", "floor"
+    LOWER_IS_BETTER = True
+    FIELDS = {"index": (int,), "family": (str,), "n": (int,), "tests": (int,),
+              "baseline": (int,), "score": NUMBER, "surprise": NUMBER}
+    POSITIVE, SAME_SET = ("baseline",), ("family", "n", "baseline", "surprise")
+    GROUP, GROUPS, COLOURS = "family", problem.FAMILIES, COLOURS
+    LABELS = (("index", "%5d", "index"), ("family", "%-10s", "family"), ("n", "%3d", "n"))
+    FIGURES = (("tests", "%5d", "tests"), ("baseline", "%8d", "baseline"),
+               ("score", "%8.6f", "score"), ("floor", "%8.6f", floor),
+               ("gap", "%+9.6f", lambda entry: entry["score"] - floor(entry)),
+               ("bits", "%+7.1f", lambda entry: entry["tests"] - entry["surprise"]))
+    ROWS = "above_floor"
+    AXES = ("information floor (surprise / baseline)", "score (tests / baseline)")
+    REFERENCE = (1.0, "binary splitting (1.0)")
+    WIN = ("fewer tests", "more tests")
+
+    def bound(self, entry):
+        return floor(entry)
+
+    def describe(self, entry):
+        """An instance's words in the picture."""
+        return "instance %d (%s, n = %d): %d tests, baseline %d, score %.4f, floor %.4f" % (
+            entry["index"], entry["family"], entry["n"], entry["tests"], entry["baseline"],
+            entry["score"], floor(entry))
 
 
-PROBLEM = _Plugin()
+PROBLEM = GroupTesting()

@@ -72,12 +72,12 @@ from arh_grader.contender import Contender, TesterChanged, sha256_of  # noqa: E4
 from compare_log import UsageError  # noqa: E402
 from compare_state import ROLES  # noqa: E402
 
-from tq import grade, plugin, sets  # noqa: E402
+from tq import grade, sets  # noqa: E402
 from tq.comparison import (PROBLEM, Rules, TesterError, difference, log_decision,  # noqa: E402
                            order_of, outcome, read_sample_result, round_score,
                            summary_lines, verdict, wld)
 
-WORKER = os.path.join(PROJECT, "harness", "worker.py")
+WORKER = PROBLEM.WORKER
 EDITABLE = (os.path.join(PROJECT, "src"),)     # autoresearch.toml's [project] editable
 PUBLIC_SEEDS = {sets.PUBLIC_SEED: "the seed of the public sets (sample/dev.jsonl, "
                                   "sample/test.jsonl)"}
@@ -207,12 +207,11 @@ def run(args):
             settings, record = compare_state.check(args.state, saved, settings=settings,
                                                    seed=args.seed, testers=testers,
                                                    rules=Rules)
-        oracle = Oracle(check=plugin.Plugin.check_query, answer=plugin.Plugin.answer_query,
-                        idle_timeout=timeout + 5).start()
+        oracle = Oracle(idle_timeout=timeout + 5).start()
         try:
             with contextlib.ExitStack() as stack:
                 contenders = {role: stack.enter_context(Contender(
-                    getattr(args, role), role=role, problem=PROBLEM, worker_file=WORKER,
+                    getattr(args, role), role=role, problem=PROBLEM,
                     oracle=oracle, private=(args.state, args.log, args.sample_result),
                     start_timeout=float(settings_toml["worker_start_timeout_s"])))
                     for role in ROLES}

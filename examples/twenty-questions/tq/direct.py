@@ -1,6 +1,6 @@
 """A tester run in-process, round by round, with every call checked, counted
 and answered by the template oracle's own Session under this problem's
-policy (tq.plugin.POLICY): the reference against which a policy graph's
+policy (tq.plugin.PROBLEM's session): the reference against which a policy graph's
 evaluation is compared, and the way the exporter sees a tester.
 
     module = direct.load_tester("src/tester.py")
@@ -55,10 +55,7 @@ def load_tester(path):
 def run_round(play, animal):
     """Play one round on `animal` (a pool index); its Round. TesterError if
     play raises anything but RoundOver."""
-    secret = problem.secret_of({"animal": animal})
-    session = Session(secret, cap=problem.BUDGET, max_body=plugin.MAX_BODY,
-                      check=problem.check_query, answer=problem.answer_query,
-                      policy=plugin.POLICY)
+    session = Session.of(plugin.PROBLEM.session({"animal": animal}))
     transcript = []
     state = {"refused": 0}
 

@@ -20,27 +20,14 @@ for path in (PROJECT, os.path.join(PROJECT, "grader"),                    # in a
 
 from arh_grader import Oracle, WorkerClient, engine, options  # noqa: E402
 
-from tq import sets  # noqa: E402
-from tq.plugin import Plugin  # noqa: E402
+from tq.plugin import PROBLEM  # noqa: E402
 
-SETTINGS = os.path.join(PROJECT, "autoresearch.toml")
+SETTINGS = PROBLEM.SETTINGS
 
 
-def load_settings(path=SETTINGS):
+def load_settings():
     """autoresearch.toml's [grader] table."""
-    import tomllib         # here, so that Python 3.10 reaches the SDK's version check
-    with open(path, "rb") as f:
-        return tomllib.load(f)["grader"]
-
-
-def plugin_for(path):
-    """The plug-in for the set at `path`: its bound needs the set's pool. A
-    set that does not load gets the whole pool; engine.run reports it."""
-    try:
-        animals = [item["animal"] for item in engine.load_set(path, problem=Plugin(pool=1))]
-    except engine.Failure:
-        return Plugin(pool=sets.data.ANIMALS)
-    return Plugin(pool=sets.pool_of(animals)[1])
+    return PROBLEM.settings()
 
 
 def add_options(parser, *, items, out):
@@ -51,36 +38,36 @@ def add_options(parser, *, items, out):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    add_options(parser, items=sets.DEV_FILE, out="/result")
+    add_options(parser, items=PROBLEM.SAMPLE, out="/result")
     parser.add_argument("--worker", default="http://worker:8080", help="the worker's URL")
     parser.add_argument("--oracle-host", default="0.0.0.0")
     parser.add_argument("--oracle-port", type=int, default=8081)
     args = parser.parse_args(argv)
     sys.stdout.reconfigure(errors="backslashreplace")
-    plugin = plugin_for(args.items)
+    problem = PROBLEM.for_set(args.items)
 
     def evaluate_with(items, settings, indexes):
-        oracle = Oracle(check=plugin.check_query, answer=plugin.answer_query,
-                        host=args.oracle_host, port=args.oracle_port,
+        oracle = Oracle(host=args.oracle_host, port=args.oracle_port,
                         record=bool(args.transcripts),
                         idle_timeout=settings["instance_timeout_s"] + 5).start()
         try:
-            return engine.evaluate(items, problem=plugin, oracle=oracle,
+            return engine.evaluate(items, problem=problem, oracle=oracle,
                                    worker=WorkerClient(args.worker),
                                    instance_timeout=settings["instance_timeout_s"],
                                    run_timeout=settings["run_timeout_s"],
                                    start_timeout=settings["worker_start_timeout_s"],
                                    transcripts=args.transcripts, indexes=indexes,
-                                   progress=engine.progress_printer(len(items), key="score"))
+                                   progress=engine.progress_printer(len(items),
+                                                                    key=problem.SCORE))
         finally:
             oracle.stop()
 
     try:
-        result, path = engine.run(args, problem=plugin, settings=load_settings(),
+        result, path = engine.run(args, problem=problem, settings=load_settings(),
                                   evaluate_with=evaluate_with)
     except engine.UsageError as e:
         parser.error(str(e))
-    print("\n".join(engine.summary_lines(result, problem=plugin)))
+    print("\n".join(engine.summary_lines(result, problem=problem)))
     print("result: %s" % path)
     return engine.exit_status(result)
 

@@ -1,6 +1,6 @@
 """Run a whole twenty-questions evaluation on this machine, without Docker:
 the template's local run (grader/local.py at the repository's root) with this
-problem's worker, plug-in and sets.
+problem (tq/plugin.py, PROBLEM): its worker, sets and figures.
 
     python3 tq/local.py                          # src/tester.py on sample/dev.jsonl
     python3 tq/local.py --items sample/test.jsonl --tester tests/testers/fixed_order.py
@@ -43,9 +43,10 @@ for path in (PROJECT, ROOT_GRADER):
 # the template's SDK
 from arh_grader import engine, integrity, local_run, options, report  # noqa: E402
 
-from tq import grade, sets  # noqa: E402
+from tq import grade  # noqa: E402
+from tq.plugin import PROBLEM  # noqa: E402
 
-WORKER = os.path.join(PROJECT, "harness", "worker.py")
+WORKER = PROBLEM.WORKER
 TESTER = os.path.join(PROJECT, "src", "tester.py")
 REPORT = os.path.join(PROJECT, "tq", "report.py")
 EDITABLE = (os.path.join(PROJECT, "src"),)     # autoresearch.toml's [project] editable
@@ -54,7 +55,7 @@ OUT = os.path.join(PROJECT, "result")
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    grade.add_options(parser, items=sets.DEV_FILE, out=OUT)
+    grade.add_options(parser, items=PROBLEM.SAMPLE, out=OUT)
     parser.add_argument("--tester", default=TESTER, help="the tester file (src/tester.py)")
     parser.add_argument("--repeat", type=options.positive(int), default=1, metavar="N",
                         help="run N times with fresh workers and compare the rounds")
@@ -65,7 +66,7 @@ def main(argv=None):
         sys.stderr.write(refused)
         return 2
     settings = grade.load_settings()
-    plugin = grade.plugin_for(args.items)
+    problem = PROBLEM.for_set(args.items)
     runs = []
     outputs = [os.path.abspath(p) for p in (args.out, OUT, args.transcripts) if p]
     base = integrity.baseline(REPOSITORY, editable=EDITABLE, outputs=outputs)
@@ -73,20 +74,20 @@ def main(argv=None):
     def evaluate_with(items, settings, indexes):
         runs.extend(local_run.evaluate_runs(
             items, repeat=args.repeat, settings=settings, transcripts=args.transcripts,
-            tester=args.tester, indexes=indexes, problem=plugin, worker_file=WORKER,
-            progress=engine.progress_printer(len(items), key="score")))
+            tester=args.tester, indexes=indexes, problem=problem,
+            progress=engine.progress_printer(len(items), key=problem.SCORE)))
         return runs[0]
 
     try:
-        result, path = engine.run(args, problem=plugin, settings=settings,
+        result, path = engine.run(args, problem=problem, settings=settings,
                                   evaluate_with=evaluate_with)
     except engine.UsageError as e:
         parser.error(str(e))
     local_run.mark_tampered(result, path, integrity.changes(base))
-    print("\n".join(engine.summary_lines(result, problem=plugin)))
+    print("\n".join(engine.summary_lines(result, problem=problem)))
     print("result: %s\nreport: %s" % (report.display_path(path),
                                       report.command_for(path, script=REPORT)))
-    return local_run.exit_status(result, runs, keys=plugin.REPEATED)
+    return local_run.exit_status(result, runs, keys=problem.REPEATED)
 
 
 if __name__ == "__main__":

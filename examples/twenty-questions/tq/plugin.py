@@ -1,26 +1,28 @@
-"""Twenty questions as the template's run engine sees it
-(arh_grader.engine): sessions with this problem's counting policy, the
-rounds' entries and the run's figures.
+"""Twenty questions as the template's SDK sees it: one arh_grader.Problem,
+TwentyQuestions, and its one instance, PROBLEM (the whole pool), which
+the run engine, the local run, the comparison's testers and the report
+are all handed: sessions with this problem's counting policy, the rounds'
+entries, the run's figures, the report's description of a round, and the
+paths of its worker, sample and settings.
 
-    plugin = Plugin(pool=sets.pool_of(animals)[1])   # the set's pool, for the bound
-    engine.evaluate(items, problem=plugin, ...)
+    problem = PROBLEM.for_set(path)    # the set's pool, for the bound
+    engine.evaluate(items, problem=problem, ...)
 
 A round's verdict is never `wrong`: the tester answers nothing, and the
 oracle's session says whether a guess found the animal. A round that ends at
-its budget scores 0, and is no failure.
-
-REPORT describes the rounds' entries to the template's report
-(arh_grader.report, the command tq/report.py): a round's score against its
-bound, a ceiling, higher being better.
+its budget scores 0, and is no failure. Its report (arh_grader.report, the
+command tq/report.py) shows a round's score against its bound, a ceiling,
+higher being better.
 """
 
 import operator
 import os
 import statistics
 
-from arh_grader import Policy, report
+from arh_grader import Policy, Problem, engine
+from arh_grader.problem import NUMBER
 
-from tq import problem, score
+from tq import data, problem, score, sets
 
 PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROOT = os.path.dirname(os.path.dirname(PROJECT))      # the repository, in a checkout
@@ -32,54 +34,45 @@ POLICY = Policy(count_invalid=problem.INVALID_QUERIES_COUNTED,
                 ends=problem.ends_round if problem.CORRECT_ENDS_ROUND else None)
 
 
-def describe(entry):
-    """A round's words in the report's picture."""
-    return "round %d: %d calls, %s, score %.4f, bound %.4f" % (
-        entry["index"], entry["calls"], "found" if entry["found"] else "not found",
-        entry["score"], entry["bound"])
+class TwentyQuestions(Problem):
+    """Find a hidden animal with yes/no questions and guesses; `pool`, the
+    set's pool (sets.pool_of), sets each round's bound."""
 
-
-REPORT = report.Report(
-    score_name="mean_score", bound_name="bound", bound_short="bound",
-    bound=operator.itemgetter("bound"), lower_is_better=False,
-    fields={"index": (int,), "calls": (int,), "found": (bool,), "score": report.NUMBER,
-            "bound": report.NUMBER, "saved_bits": report.NUMBER},
-    same_set=("bound",), count="calls",
-    labels=(("index", "%5d", "index"),),
-    figures=(("calls", "%5d", "calls"),
-             ("found", "%5s", lambda entry: "true" if entry["found"] else "false"),
-             ("score", "%8.6f", "score"), ("bound", "%8.6f", "bound"),
-             ("gap", "%+9.6f", lambda entry: entry["bound"] - entry["score"]),
-             ("saved_bits", "%+10.6f", "saved_bits")),
-    rows="below_bound", describe=describe,
-    axes=("bound (the round's best expected score)", "score (found - 0.02 x calls)"),
-    reference=(score.round_score(True, 1), "found at the first call (0.98)"),
-    win=("a higher score", "a lower score"), digits=DIGITS,
-    across=("round (its index in the set)", operator.itemgetter("index")))
-
-
-class Plugin:
-    SCORE = "score"
+    SCORE, COUNT, DIGITS = "score", "calls", DIGITS
     REPEATED = ("calls", "found", "transcript")   # what --repeat compares, in order
     # what the worker reads beside Python and its tester: the template worker
     # it is built on (the repository's harness/) and the problem's data
     WORKER_READS = (os.path.join(ROOT, "harness"), os.path.join(PROJECT, "data"))
+    SETTINGS = os.path.join(PROJECT, "autoresearch.toml")
+    WORKER = os.path.join(PROJECT, "harness", "worker.py")
+    SAMPLE = sets.DEV_FILE
     check_query = staticmethod(problem.check_query)
     answer_query = staticmethod(problem.answer_query)
     check_instance = staticmethod(problem.check_instance)
 
-    def __init__(self, *, pool):
+    def __init__(self, *, pool=data.ANIMALS):
         self.pool = pool
 
-    def session(self, item):
-        return {"secret": problem.secret_of(item), "cap": score.BUDGET,
-                "max_body": MAX_BODY, "policy": POLICY}
+    def for_set(self, path):
+        """The problem for the set at `path`: its bound needs the set's pool.
+        A set that does not load gets the whole pool; engine.run reports it."""
+        try:
+            animals = [item["animal"] for item in self.load_set(path)]
+        except engine.Failure:
+            return TwentyQuestions(pool=data.ANIMALS)
+        return TwentyQuestions(pool=sets.pool_of(animals)[1])
 
-    def request(self, item):
-        return {}
+    def secret(self, item):
+        return problem.secret_of(item)
 
-    def judge(self, item, answer, session):
-        return None
+    def cap(self, item):
+        return score.BUDGET
+
+    def max_body(self, item):
+        return MAX_BODY
+
+    def policy(self, item):
+        return POLICY
 
     def entry(self, index, item, session):
         found, calls = session.ended_by_answer, session.tests
@@ -109,3 +102,30 @@ class Plugin:
         return ["%s: %s" % (key, result[key]) for key in
                 ("mean_score", "bound", "found", "calls", "instances", "saved_bits")] + [
             "suspect: %s" % ("true" if result["suspect"] else "false")]
+
+    # ---- the report (tq/report.py) ----
+
+    SCORE_NAME, BOUND_NAME, BOUND_SHORT, LOWER_IS_BETTER = "mean_score", "bound", "bound", False
+    FIELDS = {"index": (int,), "calls": (int,), "found": (bool,), "score": NUMBER,
+              "bound": NUMBER, "saved_bits": NUMBER}
+    SAME_SET, ROWS = ("bound",), "below_bound"
+    LABELS = (("index", "%5d", "index"),)
+    FIGURES = (("calls", "%5d", "calls"),
+               ("found", "%5s", lambda entry: "true" if entry["found"] else "false"),
+               ("score", "%8.6f", "score"), ("bound", "%8.6f", "bound"),
+               ("gap", "%+9.6f", lambda entry: entry["bound"] - entry["score"]),
+               ("saved_bits", "%+10.6f", "saved_bits"))
+    AXES = ("bound (the round's best expected score)", "score (found - 0.02 x calls)")
+    REFERENCE = (score.round_score(True, 1), "found at the first call (0.98)")
+    WIN = ("a higher score", "a lower score")
+    ACROSS = ("round (its index in the set)", operator.itemgetter("index"))
+    bound = staticmethod(operator.itemgetter("bound"))
+
+    def describe(self, entry):
+        """A round's words in the report's picture."""
+        return "round %d: %d calls, %s, score %.4f, bound %.4f" % (
+            entry["index"], entry["calls"], "found" if entry["found"] else "not found",
+            entry["score"], entry["bound"])
+
+
+PROBLEM = TwentyQuestions()

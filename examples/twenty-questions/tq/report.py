@@ -6,7 +6,7 @@ by round, against each round's bound and against another result.
     python3 tq/report.py result/result.json --svg result/result.svg --top 5
 
 The template's report (arh_grader/report.py) with this problem's
-description of a round (tq/plugin.py, REPORT). It prints `key: value`
+description of a round (tq/plugin.py, PROBLEM). It prints `key: value`
 lines: `result`, `status`, `kind`, `instances` (the rounds that passed),
 `mean_score`, `bound` (the mean of the rounds' bounds, the most a tester can
 expect) and `gap` (bound minus mean_score: what is left to win); then the
@@ -42,7 +42,7 @@ from tq import plugin  # noqa: E402
 
 
 def main(argv=None):
-    return report.main(argv, spec=plugin.REPORT, description=__doc__.split("\n\n")[0],
+    return report.main(argv, problem=plugin.PROBLEM, description=__doc__.split("\n\n")[0],
                        made_by="tq/local.py")
 
 

@@ -23,8 +23,8 @@ for path in (PROJECT, ROOT_GRADER):
 
 from arh_grader import engine, local_run  # noqa: E402  (the template's run engine and local run)
 
-from tq import grade, sets  # noqa: E402
-from tq.local import WORKER  # noqa: E402
+from tq import sets  # noqa: E402
+from tq.plugin import PROBLEM  # noqa: E402
 
 ROUNDS = 6                  # rounds of the dev set each case plays
 TESTERS = os.path.join(PROJECT, "tests", "testers")
@@ -41,7 +41,7 @@ CASES = [   # name, verdict, tester file
 ]
 
 
-def run_case(name, expected, tester, items, plugin, workdir):
+def run_case(name, expected, tester, items, problem, workdir):
     """One case through the template's local run: (verdict, detail). A
     tester runs where it lies: it may read files beside itself."""
     if name == "reads_set":             # the set it reads, beside a copy of it
@@ -53,21 +53,21 @@ def run_case(name, expected, tester, items, plugin, workdir):
             f.write(sets.dumps([item["animal"] for item in items]))
     runs = local_run.evaluate_runs(items, repeat=2 if expected == "nondeterministic" else 1,
                                    settings=SETTINGS, tester=tester, quiet=True,
-                                   problem=plugin, worker_file=WORKER)
+                                   problem=problem)
     got = engine.run_verdict(runs[0])
-    differ = local_run.first_difference(runs, keys=plugin.REPEATED) if len(runs) == 2 else None
+    differ = local_run.first_difference(runs, keys=problem.REPEATED) if len(runs) == 2 else None
     if got == "valid" and differ:
         return "nondeterministic", differ
     return got, runs[0]["message"] or ""
 
 
 def main(argv=None):
-    items = engine.load_set(sets.DEV_FILE, problem=grade.plugin_for(sets.DEV_FILE))[:ROUNDS]
-    plugin = grade.plugin_for(sets.DEV_FILE)
+    problem = PROBLEM.for_set(PROBLEM.SAMPLE)
+    items = problem.load_set(PROBLEM.SAMPLE)[:ROUNDS]
     with tempfile.TemporaryDirectory(prefix="tq-selfcheck-") as workdir:
         return engine.check_cases([
             (name, expected, lambda name=name, expected=expected, tester=tester:
-             run_case(name, expected, tester, items, plugin, workdir))
+             run_case(name, expected, tester, items, problem, workdir))
             for name, expected, tester in CASES])
 
 

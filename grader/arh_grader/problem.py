@@ -1,0 +1,287 @@
+"""The seam between the SDK and a problem: the class Problem.
+
+A problem is a subclass of Problem and one instance of it, which every
+part of the SDK is handed: the run engine (engine.py), the local run
+(local_run.py), a comparison's tester (contender.py), the report
+(report.py, picture.py) and each problem's commands. Nothing in the SDK
+asks a problem for anything this class does not name.
+
+Problem is an abstract base class (abc.ABC), not a typing.Protocol: the
+SDK gives the optional members' defaults (the session, the set's loading,
+the settings, the report's layout), which a subclass inherits and a
+Protocol would not; and a problem that lacks a required member fails when
+it is made, with a TypeError naming what it lacks, rather than halfway
+through a run.
+"""
+
+import abc
+
+from . import engine
+from .session import Policy, Spec
+
+NUMBER = (int, float)    # the types of a number in an entry (not bool)
+
+
+class Problem(abc.ABC):
+    """A problem, as the SDK sees it. Subclass it, give the required
+    members, override the optional ones you need, and hand one instance
+    to the SDK.
+
+    How the SDK calls it. A run (engine.run) loads the set with
+    load_set(path), which reads one JSON object a line and calls
+    check_instance(item) on each. For each instance in turn the engine
+    opens an oracle session with session(item): a session.Spec made of
+    secret(item), cap(item), max_body(item), policy(item) and the rules
+    check_query and answer_query, all in one place, so that the oracle
+    needs nothing else. It sends the worker request(item) (beside the
+    session's token and the deadline), closes the session when the worker
+    replies, and asks judge(item, answer, session) for the verdict of the
+    answer; the instance's entry in result.json is entry(index, item,
+    session), and progress lines average its SCORE. Once the run ends,
+    summary(entries) gives the run's figures (summary([]) for a failed
+    run: the same keys, their values None), and the console shows the
+    engine's `status:` and `kind:` lines, then, for a valid run,
+    summary_lines(result). A local run starts WORKER, which may read
+    WORKER_READS beside Python, its folder and its tester; --repeat
+    compares the entries' REPEATED keys. The report (report.py) reads a
+    result's entries by the report's members below.
+
+    Required (abstract: a class that lacks one of these cannot be made):
+
+        check_query(secret, query)    raise session.QueryError for an invalid query
+        answer_query(secret, query)   the answer to a checked query: any JSON value, or bytes
+        check_instance(item)          raise ValueError naming what is wrong with a set's line
+        secret(item)                  what the rules see of an instance (never sent to the worker)
+        cap(item)                     the requests an instance's session counts at most
+        max_body(item)                the bytes of a query's body at most
+        entry(index, item, session)   the instance's entry in result.json: a dict of JSON values
+        summary(entries)              the run's figures: a dict, the same keys for [] (all None)
+        summary_lines(result)         `key: value` lines of a valid result's own figures
+        bound(entry)                  an entry's bound: a floor (or ceiling) of its SCORE
+        SCORE                         the entry key of an instance's score ("score")
+        SCORE_NAME                    the run's mean score in result.json ("relative_tests")
+        BOUND_NAME                    the run's mean bound in result.json ("information_floor")
+        LOWER_IS_BETTER               of the score: True when the bound is a floor
+        COUNT                         the entry key of the oracle calls counted ("tests")
+        REPEATED                      the entry keys --repeat compares, in order
+        SETTINGS                      the path of the problem's autoresearch.toml
+        WORKER                        the path of the problem's worker (a harness/worker.py)
+        SAMPLE                        the path of the problem's public set
+
+    Optional (the defaults given here):
+
+        request(item)                 the /solve request's fields: {}
+        judge(item, answer, session)  a Failure for a bad answer, or None: None
+        policy(item)                  how the session counts: session.Policy()
+        session(item)                 the session's Spec, from the members above
+        load_set(path)                the checked items of a set file (engine.load_set)
+        settings(table="grader")      a table of SETTINGS
+        describe(entry)               an entry's words in the report's picture
+        WORKER_READS                  paths the worker reads besides Python: ()
+        DIGITS                        decimals kept of every figure: 6
+        and the report's layout: BOUND_SHORT, FIELDS, SAME_SET, LABELS,
+        FIGURES, ROWS, AXES, WIN, REFERENCE, ACROSS, GROUP, GROUPS,
+        COLOURS, POSITIVE (each described where it is defined below).
+
+    A minimal problem (guess a hidden number in 0..99 with "is it below
+    x?" questions; the count of questions is the score):
+
+        class Guess(Problem):
+            SCORE, SCORE_NAME, BOUND_NAME, COUNT = "score", "mean_score", "bound", "calls"
+            LOWER_IS_BETTER, REPEATED = True, ("calls", "transcript")
+            SETTINGS, WORKER, SAMPLE = "autoresearch.toml", "harness/worker.py", "sample.jsonl"
+
+            def check_query(self, secret, query):
+                if type(query) is not int:
+                    raise QueryError("a query is an integer")
+            def answer_query(self, secret, query):
+                return secret < query
+            def check_instance(self, item):
+                if type(item.get("number")) is not int:
+                    raise ValueError("no number")
+            def secret(self, item):
+                return item["number"]
+            def cap(self, item):
+                return 20
+            def max_body(self, item):
+                return 16
+            def entry(self, index, item, session):
+                return {"index": index, "calls": session.tests, "score": session.tests,
+                        "transcript": session.digest}
+            def summary(self, entries):
+                return {"mean_score": statistics.fmean(e["score"] for e in entries)
+                        if entries else None}
+            def summary_lines(self, result):
+                return ["mean_score: %s" % result["mean_score"]]
+            def bound(self, entry):
+                return 7
+
+        PROBLEM = Guess()
+    """
+
+    # ---- the oracle's rules and an instance's session ----
+
+    @abc.abstractmethod
+    def check_query(self, secret, query):
+        """Raise session.QueryError for an invalid query (parsed from strict JSON)."""
+
+    @abc.abstractmethod
+    def answer_query(self, secret, query):
+        """The answer to a checked query: any JSON value, or its canonical JSON bytes."""
+
+    @abc.abstractmethod
+    def secret(self, item):
+        """What the oracle's rules see of an instance."""
+
+    @abc.abstractmethod
+    def cap(self, item):
+        """The requests an instance's session counts at most."""
+
+    @abc.abstractmethod
+    def max_body(self, item):
+        """The bytes of a query's body at most."""
+
+    def policy(self, item):
+        """How an instance's session counts (session.Policy)."""
+        return Policy()
+
+    def session(self, item):
+        """The Spec an instance's oracle session is opened with: everything
+        the oracle needs, rules and all."""
+        return Spec(self.secret(item), cap=self.cap(item), max_body=self.max_body(item),
+                    check=self.check_query, answer=self.answer_query,
+                    policy=self.policy(item))
+
+    # ---- the set, the request, the verdict ----
+
+    @abc.abstractmethod
+    def check_instance(self, item):
+        """Raise ValueError naming what is wrong with one line of a set."""
+
+    def load_set(self, path):
+        """The checked items of the set file at `path` (engine.load_set)."""
+        return engine.load_set(path, problem=self)
+
+    def request(self, item):
+        """The fields of an instance's /solve request, beside token and deadline."""
+        return {}
+
+    def judge(self, item, answer, session):
+        """The verdict of the worker's answer: a result.Failure, or None."""
+        return None
+
+    # ---- the result and the console ----
+
+    @abc.abstractmethod
+    def entry(self, index, item, session):
+        """An instance's entry in result.json, from its closed session."""
+
+    @abc.abstractmethod
+    def summary(self, entries):
+        """The run's figures from its entries; the same keys, None, for []."""
+
+    @abc.abstractmethod
+    def summary_lines(self, result):
+        """`key: value` lines of a valid result's own figures (the engine
+        prints `status:` and `kind:` before them)."""
+
+    @property
+    @abc.abstractmethod
+    def SCORE(self):
+        """The entry key of an instance's score, which progress lines average."""
+
+    @property
+    @abc.abstractmethod
+    def REPEATED(self):
+        """The entry keys --repeat compares, in order."""
+
+    WORKER_READS = ()   # paths the worker reads besides Python, its folder and its tester
+    DIGITS = 6          # decimals kept of every figure, in result.json and the report
+
+    # ---- paths and settings ----
+
+    @property
+    @abc.abstractmethod
+    def SETTINGS(self):
+        """The path of the problem's autoresearch.toml."""
+
+    @property
+    @abc.abstractmethod
+    def WORKER(self):
+        """The path of the problem's worker."""
+
+    @property
+    @abc.abstractmethod
+    def SAMPLE(self):
+        """The path of the problem's public set."""
+
+    def settings(self, table="grader"):
+        """The table `table` of SETTINGS ([grader] by default)."""
+        import tomllib         # here, so that Python 3.10 reaches the SDK's version check
+        with open(self.SETTINGS, "rb") as f:
+            return tomllib.load(f)[table]
+
+    # ---- the report (report.py, picture.py) ----
+
+    @property
+    @abc.abstractmethod
+    def SCORE_NAME(self):
+        """The run's mean score, as result.json names it."""
+
+    @property
+    @abc.abstractmethod
+    def BOUND_NAME(self):
+        """The run's mean bound, as the report names it."""
+
+    @property
+    @abc.abstractmethod
+    def LOWER_IS_BETTER(self):
+        """True when a lower score is better (the bound a floor), else False."""
+
+    @property
+    @abc.abstractmethod
+    def COUNT(self):
+        """The entry key of the oracle calls counted."""
+
+    @abc.abstractmethod
+    def bound(self, entry):
+        """An entry's bound: a floor of its score, or a ceiling."""
+
+    def describe(self, entry):
+        """An entry's words in the report's picture."""
+        return "instance %d: %s %s, score %.4f, %s %.4f" % (
+            entry["index"], entry[self.COUNT], self.COUNT, entry[self.SCORE],
+            self.BOUND_SHORT, self.bound(entry))
+
+    # A column is (header, a % format for its values, its value: an entry
+    # key or a function of the entry). Every key the report reads must be
+    # one of FIELDS, which the report checks in every entry.
+    BOUND_SHORT = "bound"   # an instance's bound in the picture
+    SAME_SET = ()           # keys equal in two results' instance of the same index
+    ROWS = "furthest"       # the key of the rows of the instances furthest from their bound
+    AXES = ("bound", "score")   # the picture's (across, up) labels
+    WIN = ("a better score", "a worse score")   # what a win and a loss have
+    REFERENCE = None        # (score, words): a line across the picture, or None
+    ACROSS = None           # (label, entry -> x): the picture's across-axis, if not the bound
+    GROUP = None            # the key grouping instances ("family"), or None
+    GROUPS = ()             # the groups in their order; others follow, sorted
+    COLOURS = {}            # group -> its colour
+    POSITIVE = ()           # keys whose values must be above 0
+    LABELS = (("index", "%5d", "index"),)   # columns naming an instance, first in every row
+
+    @property
+    def FIELDS(self):
+        """Entry key -> the types its value must have."""
+        return {"index": (int,), self.COUNT: (int,), self.SCORE: NUMBER}
+
+    @property
+    def FIGURES(self):
+        """The columns after LABELS in the rows of the instances furthest from their bound."""
+        return ((self.COUNT, "%5d", self.COUNT), (self.SCORE, "%8.6f", self.SCORE),
+                (self.BOUND_SHORT, "%8.6f", self.bound))
+
+
+def required(cls=Problem):
+    """The names of the members a subclass of `cls` must give."""
+    return sorted(cls.__abstractmethods__)
+
