@@ -37,7 +37,7 @@ def load_settings(path=None, *, table="grader"):
     """A table of autoresearch.toml (PROBLEM.SETTINGS unless `path` names
     another): [grader] unless `table` says another."""
     if path is None:
-        return PROBLEM.settings(table)
+        return PROBLEM.settings(table=table)
     import tomllib         # here, so that Python 3.10 reaches the version check
     with open(path, "rb") as f:
         return tomllib.load(f)[table]

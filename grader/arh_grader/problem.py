@@ -75,7 +75,7 @@ class Problem(abc.ABC):
         policy(item)                  how the session counts: session.Policy()
         session(item)                 the session's Spec, from the members above
         load_set(path)                the checked items of a set file (engine.load_set)
-        settings(table="grader")      a table of SETTINGS
+        settings(*, table="grader")   a table of SETTINGS
         describe(entry)               an entry's words in the report's picture
         WORKER_READS                  paths the worker reads besides Python: ()
         DIGITS                        decimals kept of every figure: 6
@@ -215,7 +215,7 @@ class Problem(abc.ABC):
     def SAMPLE(self):
         """The path of the problem's public set."""
 
-    def settings(self, table="grader"):
+    def settings(self, *, table="grader"):
         """The table `table` of SETTINGS ([grader] by default)."""
         import tomllib         # here, so that Python 3.10 reaches the SDK's version check
         with open(self.SETTINGS, "rb") as f:
