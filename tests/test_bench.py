@@ -5,6 +5,7 @@ import json
 import os
 import random
 import socket
+import sys
 import time
 import unittest
 
@@ -122,7 +123,9 @@ class WorkerOracleClientTest(unittest.TestCase):
     def test_an_oracle_that_never_answers_times_out(self):
         listener = socket.create_server(("127.0.0.1", 0))      # accepts, never answers
         self.addCleanup(listener.close)
-        self.worker.ORACLE_TIMEOUT = 0.3                       # seconds
+        link = sys.modules["arh_oracle_link"]                  # the worker's link to the oracle
+        self.addCleanup(setattr, link, "ORACLE_TIMEOUT", link.ORACLE_TIMEOUT)
+        link.ORACLE_TIMEOUT = 0.3                              # seconds
         client = self.worker.OracleConnection("http://127.0.0.1:%d/" % listener.getsockname()[1], "t")
         self.addCleanup(client.close)
         started = time.monotonic()

@@ -81,7 +81,7 @@ def find(n, priors, test):
     "never_healthy": (PIDS + """
 import __main__, time
 record_pid()
-__main__.Handler.do_GET = lambda self: time.sleep(3600)    # /health never answers
+__main__.Worker.Handler.do_GET = lambda self: time.sleep(3600)    # /health never answers
 def find(n, priors, test):
     return []
 """, ["--start-timeout", str(START_TIMEOUT)], "no_answer", "was not healthy within 2 s"),

@@ -50,7 +50,7 @@ def do_POST(self):
         time.sleep(0.25)
         self.wfile.write(b" ")
 
-worker.Handler.do_POST = do_POST
+worker.Worker.Handler.do_POST = do_POST
 
 def find(n, priors, test):
     return []
@@ -70,7 +70,7 @@ def do_GET(self):
         time.sleep(0.25)
         self.wfile.write(b" ")
 
-worker.Handler.do_GET = do_GET
+worker.Worker.Handler.do_GET = do_GET
 
 def find(n, priors, test):
     return []

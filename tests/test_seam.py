@@ -5,7 +5,11 @@ group testing's package (grader/group_testing) is imported only by its own
 entry points and tools (grader/*.py) and the tests, and twenty questions
 (examples/twenty-questions) reaches the root through the SDK, the
 statistics and the comparison's state file and log (compare_state,
-compare_log) alone.
+compare_log) alone. On the worker's side, the worker template
+(harness/arh_worker.py and its oracle link) imports the standard library
+only; each problem's worker imports the template alone, twenty questions'
+finding it in the repository's harness/ or, as in its image, beside
+itself; and neither a worker nor a tester loads anything of the grader.
 
 Read twice: from the source (every import statement, whatever branch it is
 in) and from a fresh interpreter (the modules each problem's commands load).
@@ -19,6 +23,7 @@ the console's verdict lines.
 import ast
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -32,7 +37,11 @@ from group_testing import plugin
 import test_policy
 
 GRADER = os.path.join(support.ROOT, "grader")
+HARNESS = os.path.join(support.ROOT, "harness")
 TQ = os.path.join(support.ROOT, "examples", "twenty-questions")
+TEMPLATE = {"arh_worker", "arh_oracle_link"}     # the worker template, the SDK's worker side
+WORKERS = {"group testing": (HARNESS, "dockerfile.worker"),    # each worker's folder, its image
+           "twenty questions": (os.path.join(TQ, "harness"), os.path.join(TQ, "dockerfile.worker"))}
 STATISTICS = {"sprt", "binomial", "sprt_exact", "betting"}   # the template's tools, no problem
 COMPARISON = {"compare_state", "compare_log"}   # a comparison's state and log: group testing's
 # modules load only when its own entries are checked, never in twenty questions' run (LoadedTest)
@@ -78,10 +87,24 @@ class SourceTest(unittest.TestCase):
                                    {"arh_grader"})
 
     def test_twenty_questions_imports_the_sdk_and_the_statistics_only(self):
-        paths = [p for folder in ("tq", "harness", "src")
-                 for p in python_files(os.path.join(TQ, folder))]
+        paths = [p for folder in ("tq", "src") for p in python_files(os.path.join(TQ, folder))]
         self.assertGreater(len(paths), 10)
         self.assert_imports_within(paths, {"arh_grader", "tq"} | STATISTICS | COMPARISON)
+
+    def test_the_worker_template_imports_the_standard_library_only(self):
+        self.assert_imports_within([os.path.join(HARNESS, name + ".py") for name in TEMPLATE],
+                                   TEMPLATE)
+
+    def test_each_problems_worker_imports_the_template_alone(self):
+        for folder, _ in WORKERS.values():
+            path = os.path.join(folder, "worker.py")
+            with self.subTest(file=os.path.relpath(path, support.ROOT)):
+                self.assertEqual(imported(path) - STDLIB - {""}, {"arh_worker"})
+
+    def test_the_testers_import_the_standard_library_and_their_own_folder_only(self):
+        for folder in (os.path.join(support.ROOT, "src"), os.path.join(TQ, "src")):
+            own = {name[:-3] for name in os.listdir(folder) if name.endswith(".py")}
+            self.assert_imports_within(python_files(folder), own)
 
     def test_only_group_testings_entry_points_and_tests_import_its_package(self):
         importers = set()
@@ -96,17 +119,75 @@ LOADED = """
 import json, sys
 sys.path[:0] = sys.argv[2:]
 for name in sys.argv[1].split(","):
-    __import__(name)
-print(json.dumps(sorted(name.split(".")[0] for name in sys.modules)))
+    if name.endswith(".py"):    # a file run as its command runs it, but not as __main__
+        __import__("runpy").run_path(name, run_name="loaded")
+    else:
+        __import__(name)
+print(json.dumps({name.split(".")[0]: getattr(sys.modules[name.split(".")[0]], "__file__", None)
+                  for name in sys.modules}))
 """
 
 
+def image(dockerfile, into):
+    """Lay out in `into` what `dockerfile` COPYs (paths relative to the
+    repository, as its build context), as its image's /app holds them."""
+    with open(os.path.join(support.ROOT, dockerfile), encoding="utf-8") as f:
+        copies = [line.split()[1:] for line in f if line.startswith("COPY ")]
+    for *sources, target in copies:
+        for source in sources:
+            origin, place = os.path.join(support.ROOT, source), os.path.join(into, target)
+            if os.path.isdir(origin):           # its files, into the target folder
+                shutil.copytree(origin, place, ignore=shutil.ignore_patterns("__pycache__"),
+                                dirs_exist_ok=True)
+                continue
+            if target.endswith("/"):
+                place = os.path.join(place, os.path.basename(source))
+            os.makedirs(os.path.dirname(place), exist_ok=True)
+            shutil.copyfile(origin, place)
+
+
 class LoadedTest(unittest.TestCase):
-    def loaded(self, modules, *path):
-        done = subprocess.run([sys.executable, "-c", LOADED, ",".join(modules), *path],
+    def loaded_files(self, modules, *path, flags=()):
+        """{top-level module: its file} of what importing `modules` (or
+        running those that are files) loads in a fresh interpreter started
+        with `flags`, `path` first on sys.path."""
+        done = subprocess.run([sys.executable, *flags, "-c", LOADED, ",".join(modules), *path],
                               capture_output=True, text=True, timeout=60)
         self.assertEqual(done.returncode, 0, done.stderr)
-        return set(json.loads(done.stdout))
+        return json.loads(done.stdout)
+
+    def loaded(self, modules, *path):
+        return set(self.loaded_files(modules, *path))
+
+    def assert_loads_the_template_alone(self, folder, template_folder):
+        """The worker file of `folder`, run as its command runs it (-I -S:
+        no folder on sys.path but the one it puts there), loads the template
+        from `template_folder`, by import, and nothing else but the standard
+        library."""
+        files = self.loaded_files([os.path.join(folder, "worker.py")], flags=("-I", "-S"))
+        self.assertEqual(set(files) - STDLIB - {"__main__"}, TEMPLATE)
+        for name in TEMPLATE:
+            self.assertEqual(files[name], os.path.join(template_folder, name + ".py"))
+
+    def test_each_worker_loads_the_template_and_nothing_of_the_grader(self):
+        for problem, (folder, _) in WORKERS.items():
+            with self.subTest(problem=problem):
+                self.assert_loads_the_template_alone(folder, HARNESS)
+
+    def test_each_workers_image_holds_the_template_it_loads(self):
+        for problem, (_, dockerfile) in WORKERS.items():
+            with self.subTest(problem=problem):
+                app = support.tmpdir(self)
+                image(dockerfile, app)
+                self.assert_loads_the_template_alone(os.path.join(app, "harness"),
+                                                     os.path.join(app, "harness"))
+
+    def test_the_testers_load_nothing_of_the_grader(self):
+        for folder in (os.path.join(support.ROOT, "src"), os.path.join(TQ, "src")):
+            with self.subTest(folder=os.path.relpath(folder, support.ROOT)):
+                own = {name[:-3] for name in os.listdir(folder) if name.endswith(".py")}
+                names = set(self.loaded_files(["tester"], folder, flags=("-I", "-S")))
+                self.assertEqual(names - STDLIB - {"__main__"} - own, set())
 
     def test_twenty_questions_commands_load_nothing_of_group_testing(self):
         names = self.loaded(["tq.local", "tq.selfcheck", "tq.compare", "tq.grade", "tq.report"],

@@ -3,10 +3,10 @@
 
 import json
 
-from base import run, worker
+from base import run, template
 
 
-class Handler(worker.Handler):
+class Handler(template.Handler):
     def read_body(self, length):
         body = super().read_body(length)
         try:
@@ -14,7 +14,7 @@ class Handler(worker.Handler):
         except ValueError:
             return body
         if type(request) is dict and "deadline" in request:
-            raise worker.BadRequest(400, "unknown key \"deadline\"")
+            raise template.BadRequest(400, "unknown key \"deadline\"")
         return body
 
 

@@ -1,9 +1,9 @@
 """Breaks `error_json`: a 4xx says what is wrong in plain text."""
 
-from base import run, worker
+from base import run, template
 
 
-class Handler(worker.Handler):
+class Handler(template.Handler):
     def reply(self, code, obj):
         if not 400 <= code < 500:
             return super().reply(code, obj)

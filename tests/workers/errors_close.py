@@ -2,10 +2,10 @@
 
 import json
 
-from base import run, worker
+from base import run, template
 
 
-class Handler(worker.Handler):
+class Handler(template.Handler):
     def reply(self, code, obj):
         if not 400 <= code < 500:
             return super().reply(code, obj)

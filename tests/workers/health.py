@@ -1,9 +1,9 @@
 """Breaks `health`: GET /health answers 503."""
 
-from base import run, worker
+from base import run, template
 
 
-class Handler(worker.Handler):
+class Handler(template.Handler):
     def do_GET(self):
         if self.path == "/health":
             return self.reply(503, {"ok": False})

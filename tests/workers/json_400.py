@@ -1,9 +1,9 @@
 """Breaks `json_400`: a body in UTF-16 with a BOM is read."""
 
-from base import run, worker
+from base import run, template
 
 
-class Handler(worker.Handler):
+class Handler(template.Handler):
     def read_body(self, length):
         body = super().read_body(length)
         if body[:2] in (b"\xff\xfe", b"\xfe\xff"):

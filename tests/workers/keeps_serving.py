@@ -1,9 +1,9 @@
 """Breaks `keeps_serving`: once it has refused a request, /health answers 503."""
 
-from base import run, worker
+from base import run, template
 
 
-class Handler(worker.Handler):
+class Handler(template.Handler):
     def reply(self, code, obj):
         if 400 <= code < 500:
             self.server.refused = True

@@ -1,9 +1,9 @@
 """Breaks `length_411`: a Content-Length is read with int(), so "+12" is 12."""
 
-from base import run, worker
+from base import run, template
 
 
-class Handler(worker.Handler):
+class Handler(template.Handler):
     def read_solve(self):
         try:
             self.headers.replace_header("Content-Length",

@@ -1,9 +1,9 @@
 """Breaks `method_405`: a method other than GET and POST answers 404."""
 
-from base import run, worker
+from base import run, template
 
 
-class Handler(worker.Handler):
+class Handler(template.Handler):
     def not_allowed(self):
         self.reply(404, {"error": "nothing here for %s" % self.command})
 

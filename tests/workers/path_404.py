@@ -1,9 +1,9 @@
 """Breaks `path_404`: GET /solve answers 405."""
 
-from base import run, worker
+from base import run, template
 
 
-class Handler(worker.Handler):
+class Handler(template.Handler):
     def do_GET(self):
         if self.path == "/solve":
             return self.reply(405, {"error": "/solve takes POST"})

@@ -2,4 +2,4 @@
 
 from base import run
 
-run(MAX_SOLVE_BODY=8192)
+run(MAX_BODY=8192)

@@ -1,13 +1,13 @@
 """Breaks `solve_request_forms`: a /solve body must begin with its token."""
 
-from base import run, worker
+from base import run, template
 
 
-class Handler(worker.Handler):
+class Handler(template.Handler):
     def read_body(self, length):
         body = super().read_body(length)
         if not body.startswith(b'{"token":'):
-            raise worker.BadRequest(400, "the body must begin with the token, got %r"
+            raise template.BadRequest(400, "the body must begin with the token, got %r"
                                     % body[:20])
         return body
 

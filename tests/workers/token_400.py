@@ -3,7 +3,7 @@ goes to the oracle with a token of its own."""
 
 import json
 
-from base import run, worker
+from base import run, template
 
 
 def good(token):
@@ -11,7 +11,7 @@ def good(token):
         "!" <= c <= "~" for c in token)
 
 
-class Handler(worker.Handler):
+class Handler(template.Handler):
     def read_body(self, length):
         body = super().read_body(length)
         try:

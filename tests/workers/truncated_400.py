@@ -1,15 +1,15 @@
 """Breaks `truncated_400`: a body cut short by the client gets 408."""
 
-from base import run, worker
+from base import run, template
 
 
-class Handler(worker.Handler):
+class Handler(template.Handler):
     def read_body(self, length):
         try:
             return super().read_body(length)
-        except worker.BadRequest as e:
+        except template.BadRequest as e:
             if e.status == 400:
-                raise worker.BadRequest(408, str(e)) from None
+                raise template.BadRequest(408, str(e)) from None
             raise
 
 

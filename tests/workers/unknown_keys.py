@@ -4,12 +4,12 @@ it speaks 1.1."""
 
 import json
 
-from base import run, worker
+from base import run, template
 
 KEYS = {"token", "n", "priors", "deadline"}
 
 
-class Handler(worker.Handler):
+class Handler(template.Handler):
     def read_body(self, length):
         body = super().read_body(length)
         try:
@@ -17,7 +17,7 @@ class Handler(worker.Handler):
         except ValueError:
             return body
         if type(request) is dict and set(request) - KEYS:
-            raise worker.BadRequest(400, "unknown keys %r" % sorted(set(request) - KEYS))
+            raise template.BadRequest(400, "unknown keys %r" % sorted(set(request) - KEYS))
         return body
 
 

@@ -1,5 +1,5 @@
-"""The twenty-questions worker: the template's worker (harness/worker.py at
-the repository's root) serving this problem's tester.
+"""Twenty questions' worker, on the worker template (harness/arh_worker.py at
+the repository's root).
 
     AR_ORACLE_URL=http://127.0.0.1:8081/ python3 harness/worker.py
 
@@ -10,43 +10,39 @@ the round is over (a correct guess, or the 15 calls used) the next call ends
 play quietly: the reply is {"answer": null} and the oracle's counts tell how
 the round went. A value out of its pool raises OracleError in the tester,
 with the oracle's message, and uses no call. Everything else (the HTTP, the
-limits, the stacks at the deadline) is the template worker's.
+limits, the stacks at the deadline) is the template's.
 """
 
-import importlib.util
 import os
 import sys
 
+# The template, arh_worker.py with arh_oracle_link.py: beside this file in the
+# worker's image (dockerfile.worker copies the three into harness/), else in the
+# repository's harness/. Python leaves both off sys.path under -I (as
+# tq/local.py starts the worker): here, and nowhere else, one goes first on it.
 HERE = os.path.dirname(os.path.abspath(__file__))
+TEMPLATE_FOLDER = (HERE if os.path.isfile(os.path.join(HERE, "arh_worker.py")) else
+                   os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(HERE))),
+                                "harness"))
+if TEMPLATE_FOLDER not in sys.path:
+    sys.path.insert(0, TEMPLATE_FOLDER)
+
+import arh_worker  # noqa: E402
+
 TESTER = os.path.join(HERE, os.pardir, "src", "tester.py")
-# the template's worker: beside this file in a container, else the repository's
-TEMPLATE = next(path for path in (os.path.join(HERE, "template_worker.py"),
-                                  os.path.join(HERE, os.pardir, os.pardir, os.pardir,
-                                               "harness", "worker.py"))
-                if os.path.exists(path))
 
 
-def load_template():
-    spec = importlib.util.spec_from_file_location("template_worker", TEMPLATE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-template = load_template()
+class OracleError(arh_worker.OracleError):
+    """The oracle refused a call: a value out of its pool."""
 
 
 class RoundOver(BaseException):
     """The round has ended: play stops here, and that is no failure."""
 
 
-class Worker(template.Worker):
-    FIELDS = ()                 # a /solve holds the token alone
-    ENTRY = "play"
-    SIGNATURE = "play(ask, guess)"
-
-    def check_fields(self, request):
-        return ()
+class Worker(arh_worker.Worker):
+    SIGNATURE = "play(ask, guess)"      # a /solve holds the token alone: no FIELDS
+    MAX_BODY = 16640                    # bytes of a /solve body at most: a token, keys it ignores
 
     def play(self, oracle, fields):
         def call(key, value, reply_key):
@@ -56,7 +52,7 @@ class Worker(template.Worker):
             if status == 409:
                 raise RoundOver()
             error = reply.get("error") if type(reply) is dict else reply
-            raise template.OracleError("oracle answered %d: %s" % (status, error))
+            raise OracleError("oracle answered %d: %s" % (status, error))
 
         try:
             self.tester.play(lambda q: call("ask", q, "yes"),
@@ -67,4 +63,4 @@ class Worker(template.Worker):
 
 
 if __name__ == "__main__":
-    sys.exit(template.main(worker_class=Worker, default_tester=TESTER))
+    sys.exit(arh_worker.main(worker_class=Worker, default_tester=TESTER))
