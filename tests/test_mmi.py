@@ -25,6 +25,21 @@ class BootstrapTest(unittest.TestCase):
         floors = {"%.3f" % (2 * mmi.bootstrap_se(scores, seed=s)) for s in ("a", "b", "c")}
         self.assertEqual(len(floors), 1, floors)
 
+    def test_the_fit_s_shared_resamples_are_mmi_s_bootstrap_bit_for_bit(self):
+        """grader/fit.py draws the resampled indices once per length and
+        reuses them: the same floats as mmi.bootstrap_se, for any scores."""
+        import fit
+        shared = fit.SharedResamples()
+        rng = random.Random(7)
+        for k, resamples, seed in ((40, mmi.RESAMPLES, mmi.SEED), (500, 1000, mmi.SEED),
+                                   (2, 300, "other"), (7, 500, mmi.SEED)):
+            for scores in ([rng.random() * 2 for _ in range(k)],
+                           [rng.randint(1, 400) for _ in range(k)], [0.5] * k):
+                with self.subTest(k=k, resamples=resamples, seed=seed, kind=type(scores[0])):
+                    self.assertEqual(shared(scores, resamples=resamples, seed=seed),
+                                     mmi.bootstrap_se(scores, resamples=resamples, seed=seed))
+        self.assertEqual(len(shared.drawn), 4)          # once per length
+
     def test_baseline_result_has_zero_floor_and_bad_input_is_named(self):
         folder = support.tmpdir(self)
         good = support.write(self, "result.json", json.dumps(
