@@ -55,19 +55,18 @@ def draw_priors(rng, family, n, *, settings=None):
     if family not in problem.FAMILIES:
         raise ValueError("unknown family %r" % (family,))
     got = (settings or FAMILY_SETTINGS)[family]
-    if family == "uniform":
-        priors = [_log_uniform(rng, *got["prior"])] * n
+    if family == "uniform":             # a shared prior is rounded once
+        priors = [_prior(_log_uniform(rng, *got["prior"]))] * n
     elif family == "two-tier":
         high = round(n * rng.uniform(*got["fraction"]))
-        low_p = _log_uniform(rng, *got["low"])
-        priors = [rng.uniform(*got["high"]) for _ in range(high)] + [low_p] * (n - high)
+        low_p = _prior(_log_uniform(rng, *got["low"]))
+        priors = [_prior(rng.uniform(*got["high"])) for _ in range(high)] + [low_p] * (n - high)
     elif family == "log-normal":
         s = rng.uniform(*got["spread"])
         mu = math.log(_log_uniform(rng, *got["mean"])) - s * s / 2
-        priors = [min(got["cap"], math.exp(rng.gauss(mu, s))) for _ in range(n)]
+        priors = [_prior(min(got["cap"], math.exp(rng.gauss(mu, s)))) for _ in range(n)]
     else:
         raise ValueError("unknown family %r" % (family,))
-    priors = [_prior(p) for p in priors]
     rng.shuffle(priors)
     return priors
 
