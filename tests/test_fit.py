@@ -93,7 +93,7 @@ class TablesTest(unittest.TestCase):
         self.assertIn("strongest we have is %.3f (%s MMI) above the information floor"
                       % (float(value), mmis), " ".join(program().split()))
         rows = {row[0]: row for row in table_rows(out)}
-        informed, strongest = rows["informed"], rows["posterior (the strongest)"]
+        informed, strongest = rows["informed"], rows["strongest"]
         floor = float(rows["information floor"][1])
         said("So a tester that uses the priors well is about %s MMIs below the calibration "
              "tester" % strongest[4].lstrip("+"))
@@ -129,9 +129,12 @@ class CountingTest(unittest.TestCase):
 
 class StrongestTesterTest(unittest.TestCase):
     def test_exact_deterministic_and_under_the_cap(self):
-        find = headroom.load_find("tests/testers/posterior.py")
+        for path in ("tests/testers/posterior.py", "tests/testers/strongest.py"):
+            self.check_exact(headroom.load_find(path), path)
+
+    def check_exact(self, find, path):
         for index, item in enumerate(instances.draw(80, "posterior-check")):
-            with self.subTest(index=index):
+            with self.subTest(tester=path, index=index):
                 runs = []
                 for _ in range(2):
                     pools = []

@@ -25,7 +25,8 @@ TESTERS = (                       # (name, file, from the project's root)
     ("binary splitting", "tests/testers/splitting.py"),
     ("calibration", "grader/group_testing/calibration.py"),
     ("informed", "tests/testers/informed.py"),
-    ("posterior (the strongest)", "tests/testers/posterior.py"),
+    ("posterior", "tests/testers/posterior.py"),
+    ("strongest", "tests/testers/strongest.py"),
 )
 FLOOR = "information floor"       # the last row: mean of surprise / baseline
 

@@ -1,0 +1,13 @@
+"""The chain of kept gains: the command of group_testing/chain.py, where
+what it does is explained.
+
+    python3 grader/chain.py
+"""
+
+import sys
+
+import betting
+from group_testing.chain import main
+
+if __name__ == "__main__":
+    sys.exit(main(betting=betting))

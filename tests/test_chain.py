@@ -1,0 +1,65 @@
+"""The chain of kept gains (grader/chain.py): the mean test keeps each step
+from binary splitting to the strongest tester on seed 0's streams, and the
+last tester ends within 0.01 of the information floor on the headroom's
+set, as PROGRAM.md ("The experiment loop") quotes them."""
+
+import os
+import re
+import unittest
+
+import support
+
+import betting  # noqa: E402
+from group_testing import chain, pairs  # noqa: E402
+
+EXPECTED = {               # seed 0: each step's (decision, comparisons)
+    "calibration": ("accept", 26),
+    "informed": ("accept", 120),
+    "strongest": ("accept", 406),
+}
+
+
+def program():
+    with open(os.path.join(support.ROOT, "PROGRAM.md"), encoding="utf-8") as f:
+        return " ".join(f.read().split())
+
+
+class ChainTest(unittest.TestCase):
+    def check_step(self, challenger, incumbent):
+        record, values = chain.step(betting, pairs.load(challenger), pairs.load(incumbent),
+                                    "chain/0/%s" % chain.name(challenger))
+        got = (record.decision, record.comparisons)
+        self.assertEqual(got, EXPECTED[chain.name(challenger)])
+        self.assertEqual(len(values), record.comparisons)
+        self.assertIn("%s against %s: %s after %d comparisons"
+                      % (chain.name(challenger), chain.name(incumbent), *got), program())
+
+    def test_the_first_steps_are_kept(self):
+        for challenger, incumbent in chain.STEPS[:2]:
+            with self.subTest(challenger=challenger):
+                self.check_step(challenger, incumbent)
+
+    @unittest.skipUnless(os.environ.get("CHAIN_FULL"), "about 30 s of CPU: CHAIN_FULL=1 runs it")
+    def test_the_last_step_is_kept(self):
+        self.check_step(*chain.STEPS[-1])
+
+    def test_the_last_tester_is_within_close_of_the_floor(self):
+        # the headroom table's figures, which tests/test_fit.py checks against
+        # grader/headroom.py on the same set
+        text = program()
+        score = float(re.search(r"\| %s \| ([0-9.]+) \|" % chain.name(chain.STEPS[-1][0]),
+                                text).group(1))
+        floor = float(re.search(r"\| information floor \| ([0-9.]+) \|", text).group(1))
+        self.assertLessEqual(score - floor, chain.CLOSE)
+        support.assert_quoted(self, "the gap: %.4f" % (score - floor))
+        support.assert_quoted(self, "%.4f against the floor's %.4f" % (score, floor))
+
+    def test_the_steps_are_a_chain_from_binary_splitting(self):
+        self.assertGreater(len(chain.STEPS), 1)
+        self.assertEqual(chain.STEPS[0][1], "tests/testers/splitting.py")
+        for (_, incumbent), (challenger, _) in zip(chain.STEPS[1:], chain.STEPS):
+            self.assertEqual(incumbent, challenger)
+
+
+if __name__ == "__main__":
+    unittest.main()
