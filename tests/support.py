@@ -122,3 +122,14 @@ def assert_quoted(case, text, doc="PROGRAM.md"):
     with open(os.path.join(ROOT, doc), encoding="utf-8") as f:
         if text not in f.read():
             case.fail("%s does not quote what the test computes: %r" % (doc, text))
+
+
+SHOW = os.environ.get("GT_SHOW") == "1"     # GT_SHOW=1: tests print the figures they measure
+
+
+def show(text):
+    """Print a figure a test measures on stderr, only when GT_SHOW=1: a
+    passing run prints nothing but unittest's own lines."""
+    if SHOW:
+        sys.stderr.write(text + "\n")
+        sys.stderr.flush()

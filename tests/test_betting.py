@@ -142,9 +142,9 @@ class CommandTest(unittest.TestCase):
                                                 *args)
                 self.assertEqual(status, 0, err)
                 self.assertEqual(out["decision"], decision, out)
-                print("\n%s: %s after %s comparisons (W/L/D %s), %s"
-                      % (name, decision, out["comparisons"], out["W/L/D"],
-                         out["score_difference"]))
+                support.show("\n%s: %s after %s comparisons (W/L/D %s), %s"
+                             % (name, decision, out["comparisons"], out["W/L/D"],
+                                out["score_difference"]))
 
     def test_three_timeouts_in_a_row_reject(self):
         spin = [instances.draw_instance(SEED, k)["n"] for k in range(3)]

@@ -137,11 +137,11 @@ class HonestTest(unittest.TestCase):
             stats = cheat.statistics(rows)
             score = math.fsum(r["score"] for r in rows) / len(rows)
             floor = math.fsum(r["surprise"] / (r["tests"] / r["score"]) for r in rows) / len(rows)
-            print("\ncheat: %s on %d instances: relative_tests %.4f (floor %.4f); saved_bits "
-                  "%.1f, weighted_saved_bits %.1f, max_saved_bits %.2f, cheat_bits %.2f"
-                  % (name, len(rows), score, floor, stats["saved_bits"],
-                     stats["weighted_saved_bits"], stats["max_saved_bits"],
-                     stats["cheat_bits"]), file=sys.stderr)
+            support.show("\ncheat: %s on %d instances: relative_tests %.4f (floor %.4f); saved_bits "
+                         "%.1f, weighted_saved_bits %.1f, max_saved_bits %.2f, cheat_bits %.2f"
+                         % (name, len(rows), score, floor, stats["saved_bits"],
+                            stats["weighted_saved_bits"], stats["max_saved_bits"],
+                            stats["cheat_bits"]))
             largest.append(stats["cheat_bits"])
             support.assert_quoted(self, "| %s | %.4f | %.4f | %.2f | %.2f |" % (
                 name, score, floor, stats["max_saved_bits"], stats["cheat_bits"]))
@@ -171,11 +171,11 @@ class ReaderTest(unittest.TestCase):
 
     def test_a_reader_that_spreads_its_savings_is_flagged(self):
         lines, result = self.run_reader(os.path.join(TESTERS, "spreader.py"))
-        print("\ncheat: spreading reader on the sample: relative_tests %s (floor %s); "
-              "saved_bits %s, weighted_saved_bits %s, max_saved_bits %s, cheat_bits %s"
-              % tuple(result[k] for k in ("relative_tests", "information_floor", "saved_bits",
-                                          "weighted_saved_bits", "max_saved_bits",
-                                          "cheat_bits")), file=sys.stderr)
+        support.show("\ncheat: spreading reader on the sample: relative_tests %s (floor %s); "
+                     "saved_bits %s, weighted_saved_bits %s, max_saved_bits %s, cheat_bits %s"
+                     % tuple(result[k] for k in ("relative_tests", "information_floor", "saved_bits",
+                                                 "weighted_saved_bits", "max_saved_bits",
+                                                 "cheat_bits")))
         support.assert_quoted(self, "`relative_tests` %.4f against a floor of %.4f, "
                               "`cheat_bits` %.1f: suspect" % (
                                   result["relative_tests"], result["information_floor"],

@@ -3,8 +3,8 @@ finds for a tester that reads every answer, against the flag it replaced and
 against cheat.py's.
 
 On the 500-instance set of seed group-testing-500 (drawn here) and on the
-sample (read at test time: its figures may move), each test prints one line
-on stderr, `power: <set> <flag> best <score> floor <floor> strategy <name>`,
+sample (read at test time: its figures may move), each test prints, with
+GT_SHOW=1, one line on stderr, `power: <set> <flag> best <score> floor <floor> strategy <name>`,
 which PROGRAM.md quotes. The old flag let a reader sit far below the
 information floor; against the new one the best plan found stays within
 0.03 of it on 500 instances. On the sample's 40 instances no flag at 2^-20
@@ -36,9 +36,9 @@ def allowance(sets):
 
 class PowerTest(unittest.TestCase):
     def report(self, name, flag, plan, sets):
-        print("\npower: %s %s best %.4f floor %.4f strategy %s; cheat_bits %.2f, old %.2f"
-              % (name, flag, plan.score, sets.floor, plan.strategy,
-                 plan.statistics["cheat_bits"], plan.old_bits), file=sys.stderr)
+        support.show("\npower: %s %s best %.4f floor %.4f strategy %s; cheat_bits %.2f, old %.2f"
+                     % (name, flag, plan.score, sets.floor, plan.strategy,
+                        plan.statistics["cheat_bits"], plan.old_bits))
 
     def check(self, name, sets):
         old = planner.best_plan(sets, planner.OldFlag)
@@ -66,7 +66,7 @@ class PowerTest(unittest.TestCase):
     def test_sample(self):
         sets = planner.Instances(grade.load_set(support.SAMPLE))
         new = self.check("sample", sets)
-        print("\npower: sample allowance %.4f" % allowance(sets), file=sys.stderr)
+        support.show("\npower: sample allowance %.4f" % allowance(sets))
         support.assert_quoted(self, "`20 / (b_min N)` = %.4f of the score" % allowance(sets))
         self.assertGreaterEqual(new.score,
                                 sets.floor - NEW_GAP - SAMPLE_SLACK * allowance(sets))
@@ -85,9 +85,9 @@ class PowerTest(unittest.TestCase):
             tests, chosen = planner.lucky(sets, honest, budget=LUCKY_BITS)
             bits = math.fsum(sets.surprise[i] for i in chosen)
             found[name] = (sets.score(honest), sets.score(tests), sets.floor, len(chosen), bits)
-            print("\npower: %s lucky plan %.4f (honest %.4f, floor %.4f): no test on %d "
-                  "instances, %.2f bits" % (name, sets.score(tests), sets.score(honest),
-                                           sets.floor, len(chosen), bits), file=sys.stderr)
+            support.show("\npower: %s lucky plan %.4f (honest %.4f, floor %.4f): no test on %d "
+                         "instances, %.2f bits" % (name, sets.score(tests), sets.score(honest),
+                                                  sets.floor, len(chosen), bits))
             self.assertLessEqual(bits, LUCKY_BITS)
         honest, plan, floor, count, bits = found["sample"]
         self.assertLess(plan, floor - NEW_GAP)

@@ -78,8 +78,8 @@ class CommandTest(unittest.TestCase):
                                  % total)
                 diff = float(out["score_difference"].split()[0])
                 self.assertTrue(diff < -0.05 if decision == "accept" else diff >= 0, diff)
-                print("\n%s: %s after %s comparisons (W/L/D %s), score difference %s"
-                      % (name, decision, total, counts, out["score_difference"]))
+                support.show("\n%s: %s after %s comparisons (W/L/D %s), score difference %s"
+                             % (name, decision, total, counts, out["score_difference"]))
 
     def test_the_real_testers(self):
         cases = [  # challenger, incumbent, decision, reason, W/L/D, most comparisons
@@ -113,8 +113,8 @@ class CommandTest(unittest.TestCase):
                                  r"-?\d\.\d{4} to -?\d\.\d{4}, %d comparisons\)$" % total)
                 self.assertEqual(out["mmi"], "0.02")
                 self.assertTrue(diff < -0.05 if decision == "accept" else diff >= 0, diff)
-                print("\n%s: %s after %s comparisons (W/L/D %s), fixed sample 268, score "
-                      "difference %s" % (name, decision, total, counts, out["score_difference"]))
+                support.show("\n%s: %s after %s comparisons (W/L/D %s), fixed sample 268, score "
+                             "difference %s" % (name, decision, total, counts, out["score_difference"]))
 
     def test_a_wrong_answer_ends_the_run_naming_the_instance(self):
         third = instances.draw_instance(SEED, 2)["n"]
@@ -328,7 +328,7 @@ def find(n, priors, test):
         self.assertEqual(rows[2][4:6] + rows[2][7:], ["-", "discard", "binary splitting",
                                                       "skips one test"])
         self.assertEqual(rows[2][6], rows[2][3])
-        print("\n%s" % "\n".join("\t".join(row) for row in rows))
+        support.show("\n%s" % "\n".join("\t".join(row) for row in rows))
 
     def start_slow(self, *, stderr=subprocess.DEVNULL, hold=False):
         """compare.py in a real process on copies of the calibration and the
@@ -453,8 +453,8 @@ def find(n, priors, test):
         for key in ("decision", "W/L/D", "comparisons", "score_difference"):
             self.assertEqual(out[key], fresh[key], key)
         self.assertEqual((out["decision"], out["W/L/D"]), ("accept", "21/1/0"))
-        print("\nkilled after %d comparisons (W/L/D %s), resumed to %s after %d"
-              % (done, counts, out["decision"], total))
+        support.show("\nkilled after %d comparisons (W/L/D %s), resumed to %s after %d"
+                     % (done, counts, out["decision"], total))
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ import support
 DOCS = ("README.md", "PROGRAM.md")
 COPIED = ("grader", "harness", "src", "sample", "autoresearch.toml",
           "tests/testers")          # the headroom's testers
-SKIPPED = ("python3 -m unittest",)          # the test command: this suite itself
+SKIPPED = ("python3 -m unittest", "python3 tests/run.py")   # the test commands: this suite
 # words of commands that need what a copy of the project lacks: a worker of
 # another language or one already running (test_any_worker and
 # test_conformance run those), or the project's git history (the loop)

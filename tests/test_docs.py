@@ -95,16 +95,16 @@ class HalvingFigureTest(unittest.TestCase):
 
 
 class ReadmeTest(unittest.TestCase):
-    def test_opens_with_the_two_commands(self):
+    def test_opens_with_its_commands(self):
         with open(os.path.join(support.ROOT, "README.md"), encoding="utf-8") as f:
             head = f.read(1500)
         commands = re.findall(r"^(python3 [^\n#]+?)\s*(?:#.*)?$", head, re.M)
-        self.assertEqual(commands[:2], ["python3 grader/local.py",
-                                        "python3 -m unittest discover -s tests"])
+        self.assertEqual(commands[:3], ["python3 grader/local.py", "python3 tests/run.py",
+                                        "python3 tests/run.py --quick"])
 
     def test_ci_runs_the_readme_test_command(self):
         with open(os.path.join(support.ROOT, ".ci", "run"), encoding="utf-8") as f:
-            self.assertIn('"$python" -m unittest discover -s tests', f.read())
+            self.assertIn('"$python" tests/run.py\n', f.read())
 
 
 if __name__ == "__main__":

@@ -375,12 +375,12 @@ class OracleFuzzTest(unittest.TestCase):
         session = self.oracle.close(self.token)
 
         all_statuses = histogram(outcomes + [o[2] for o in slow_outcomes])
-        print("\nhostile: oracle: %d requests (+%d slow, +%d side tests) in %.1f s; "
-              "statuses %s; counted %d (400: %d); client closed first: %d; "
-              "stalled requests closed unanswered: %d"
-              % (ORACLE_REQUESTS, len(slow_outcomes), SIDE_VALID + SIDE_INVALID, fuzz_seconds,
-                 all_statuses, counted, invalid, aborted,
-                 sum(1 for o in slow_outcomes if o[2] == ())), file=sys.stderr)
+        support.show("\nhostile: oracle: %d requests (+%d slow, +%d side tests) in %.1f s; "
+                     "statuses %s; counted %d (400: %d); client closed first: %d; "
+                     "stalled requests closed unanswered: %d"
+                     % (ORACLE_REQUESTS, len(slow_outcomes), SIDE_VALID + SIDE_INVALID, fuzz_seconds,
+                        all_statuses, counted, invalid, aborted,
+                        sum(1 for o in slow_outcomes if o[2] == ())))
 
         self.assertEqual(mismatches[:10], [])
         self.assertEqual(side_report["errors"], [])

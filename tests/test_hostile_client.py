@@ -180,9 +180,9 @@ class HostileRepliesTest(unittest.TestCase):
         by_kind = collections.Counter()
         for (what, _, outcome), count in outcomes.items():
             by_kind["%s:%s" % (what, outcome)] += count
-        print("\nhostile: worker client: %d replies in %.1f s; %s"
-              % (sum(outcomes.values()), time.monotonic() - started,
-                 dict(sorted(by_kind.items()))), file=sys.stderr)
+        support.show("\nhostile: worker client: %d replies in %.1f s; %s"
+                     % (sum(outcomes.values()), time.monotonic() - started,
+                        dict(sorted(by_kind.items()))))
         self.assertEqual(faults[:5], [])
         self.assertEqual(sum(outcomes.values()), CASES)
         self.assertEqual(by_kind["solve:exception"] + by_kind["health:exception"], 0)

@@ -235,8 +235,8 @@ class LeftoversTest(unittest.TestCase):
         started = time.monotonic()
         while alive(worker) and time.monotonic() - started < WAIT:
             time.sleep(0.05)
-        print("\nleftovers: the worker ended %.2f s after local.py was killed"
-              % (time.monotonic() - started), file=sys.stderr)
+        support.show("\nleftovers: the worker ended %.2f s after local.py was killed"
+                     % (time.monotonic() - started))
         self.assertFalse(alive(worker))
 
     def test_a_second_run_on_the_same_folder_refuses(self):

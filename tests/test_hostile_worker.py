@@ -161,8 +161,8 @@ class WorkerFuzzTest(unittest.TestCase):
                 if words not in json.loads(replies[0][1])["error"]:
                     mismatches.append((case.kind, replies[0][1]))
         seconds = time.monotonic() - started
-        print("\nhostile: worker: %d requests in %.1f s; statuses %s"
-              % (WORKER_REQUESTS, seconds, histogram(outcomes)), file=sys.stderr)
+        support.show("\nhostile: worker: %d requests in %.1f s; statuses %s"
+                     % (WORKER_REQUESTS, seconds, histogram(outcomes)))
         self.assertEqual(mismatches[:10], [])
 
         item = support.grade.load_set(support.SAMPLE)[0]

@@ -49,8 +49,8 @@ class InstancesTest(unittest.TestCase):
                                          for i in items)
                 binary = statistics.fmean(problem.binary_entropy_sum(i["priors"])
                                           / i["baseline"] for i in items)
-                print("\nset %s: defectives %.2f, baseline %.2f, bound/baseline %.3f, "
-                      "binary entropies/baseline %.3f" % (seed, d, base, ratio, binary))
+                support.show("\nset %s: defectives %.2f, baseline %.2f, bound/baseline %.3f, "
+                             "binary entropies/baseline %.3f" % (seed, d, base, ratio, binary))
                 # the held-out set's figures, +- 3 standard deviations of 500-sets
                 # (PROGRAM.md, "The data": 6.37 +- 3 x 0.31, 54.19 +- 3 x 2.53,
                 # 0.75 +- 3 x 0.023)

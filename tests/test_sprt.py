@@ -155,9 +155,9 @@ class ExactTest(unittest.TestCase):
             with self.subTest(settings=settings, q=q):
                 h0 = sprt_exact.operating(settings, p=sprt.P0, q=q)
                 h1 = sprt_exact.operating(settings, p=settings.p1, q=q)
-                print("\n%s q=%.2f: P(accept | 0.5) %.4f, P(reject | %.2f) %.4f (ceiling %.4f)"
-                      % (settings, q, h0["accept"], settings.p1, h1["reject"],
-                         h1["reject_ceiling"]))
+                support.show("\n%s q=%.2f: P(accept | 0.5) %.4f, P(reject | %.2f) %.4f (ceiling %.4f)"
+                             % (settings, q, h0["accept"], settings.p1, h1["reject"],
+                                h1["reject_ceiling"]))
                 self.assertLessEqual(h0["accept"], settings.alpha)
                 self.assertLessEqual(h1["reject"], settings.beta + (DRAW_SLACK if q else 0.0))
                 for f in (h0, h1):
@@ -196,8 +196,8 @@ class ExactTest(unittest.TestCase):
 class MockJudgeTest(unittest.TestCase):
     def test_a_70_percent_winner_is_accepted_far_below_the_fixed_sample(self):
         record = run(0, win=0.7, loss=0.3)
-        print("\n70%% winner, seed 0: accepted after %d comparisons; fixed sample %d"
-              % (record.comparisons, FIXED_N))
+        support.show("\n70%% winner, seed 0: accepted after %d comparisons; fixed sample %d"
+                     % (record.comparisons, FIXED_N))
         self.assertEqual((record.decision, record.reason), (sprt.ACCEPT, sprt.UPPER))
         self.assertEqual((record.wins, record.losses, record.draws), (47, 25, 0))
         self.assertLess(record.comparisons, FIXED_N / 3)
@@ -252,8 +252,8 @@ class MockJudgeTest(unittest.TestCase):
         self.assertLess(record.comparisons, run(0, win=0.7, loss=0.3).comparisons / 2)
         worse = statistics.fmean(run(s, win=0.3, loss=0.7).comparisons for s in SEEDS)
         better = statistics.fmean(run(s, win=0.7, loss=0.3).comparisons for s in SEEDS)
-        print("\nmean comparisons over 100 seeds: 30%% winner %.2f, 70%% winner %.2f"
-              % (worse, better))
+        support.show("\nmean comparisons over 100 seeds: 30%% winner %.2f, 70%% winner %.2f"
+                     % (worse, better))
         self.assertLess(worse, 0.7 * better)
 
     def test_draws_do_not_move_the_ratio_and_are_counted(self):

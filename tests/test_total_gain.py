@@ -138,8 +138,8 @@ class CommandTest(unittest.TestCase):
                                    "keep" if kept else "discard", total, "binary splitting",
                                    "d"])
         self.assertEqual(row[3], row[6])     # against binary splitting, the same figure
-        print("\ninformed vs splitting, %d comparisons: total_gain: %s; left_to_win: %s"
-              % (count, out["total_gain"], out["left_to_win"]))
+        support.show("\ninformed vs splitting, %d comparisons: total_gain: %s; left_to_win: %s"
+                     % (count, out["total_gain"], out["left_to_win"]))
 
     def test_a_reference_runs_on_the_same_instances(self):
         status, out, err, state, log = self.compare(

@@ -25,9 +25,9 @@ class BaselineTest(unittest.TestCase):
                 rounds = direct.run_set(play, animals)
                 mean = score.mean_score(rounds)
                 set_bound = statistics.fmean(sets.bounds(animals))
-                print("\nbaseline on %s: %.6f (found %d of %d, %.3f calls), bound %.6f"
-                      % (name, mean, sum(r.found for r in rounds), len(rounds),
-                         statistics.fmean(r.calls for r in rounds), set_bound))
+                tq_support.show("\nbaseline on %s: %.6f (found %d of %d, %.3f calls), bound %.6f"
+                                % (name, mean, sum(r.found for r in rounds), len(rounds),
+                                   statistics.fmean(r.calls for r in rounds), set_bound))
                 self.assertEqual(mean, expected)
                 self.assertEqual(sum(r.found for r in rounds), found)
                 self.assertEqual(set_bound, bound)
@@ -41,7 +41,7 @@ class BaselineTest(unittest.TestCase):
 
     def test_the_weaker_tester_is_weaker(self):
         rounds = direct.run_set(play_of(tq_support.tester("fixed_order")), DEV)
-        print("\nfixed_order on dev: %.6f" % score.mean_score(rounds))
+        tq_support.show("\nfixed_order on dev: %.6f" % score.mean_score(rounds))
         self.assertEqual(score.mean_score(rounds), 0.442)
 
 

@@ -88,7 +88,7 @@ class ValidityTest(unittest.TestCase):
         for name, rounds in self.rounds.items():
             with self.subTest(tester=name):
                 mean = score.mean_score(rounds)
-                print("\n%s on the whole pool: %.6f, bound %.6f" % (name, mean, bound))
+                tq_support.show("\n%s on the whole pool: %.6f, bound %.6f" % (name, mean, bound))
                 self.assertLess(mean, bound)
 
     def test_kraft_holds_for_the_saved_bits(self):

@@ -25,7 +25,7 @@ class BaselineExportTest(unittest.TestCase):
     def test_it_validates_and_plays_as_the_tester_does(self):
         checked = via_file(self, self.policy)
         self.assertEqual(checked, self.policy)
-        print("\nbaseline graph: %d nodes (%d before merging)" % self.counts)
+        tq_support.show("\nbaseline graph: %d nodes (%d before merging)" % self.counts)
         self.assertEqual(self.counts, (2029, 2029))
         for name, animals in (("dev", DEV), ("pool", range(data.ANIMALS))):
             with self.subTest(set=name):

@@ -204,7 +204,7 @@ class ValidatorTest(unittest.TestCase):
                  [(name, "policy.json", blob, words) for name, blob, words in BYTE_CASES] +
                  [(name, "submission.zip", blob, words) for name, blob, words in ZIP_CASES])
         self.assertGreaterEqual(len(cases), 20)
-        print("\nvalidator table: %d malformed cases" % len(cases))
+        tq_support.show("\nvalidator table: %d malformed cases" % len(cases))
         for name, file_name, blob, words in cases:
             with self.subTest(case=name):
                 path = self.write(file_name, blob)

@@ -27,3 +27,11 @@ def tmpdir(case):
     path = tempfile.mkdtemp(prefix="tq-test-")
     case.addCleanup(shutil.rmtree, path, True)
     return path
+
+
+def show(text):
+    """Print a figure a test measures on stderr, only when GT_SHOW=1: a
+    passing run prints nothing but unittest's own lines."""
+    if os.environ.get("GT_SHOW") == "1":
+        sys.stderr.write(text + "\n")
+        sys.stderr.flush()
