@@ -43,6 +43,15 @@ class ChainTest(unittest.TestCase):
     def test_the_last_step_is_kept(self):
         self.check_step(*chain.STEPS[-1])
 
+    @unittest.skipUnless(os.environ.get("CHAIN_FULL"), "about 10 minutes: CHAIN_FULL=1 runs it")
+    def test_every_seed_keeps_every_step(self):
+        status, out, err = support.run_command(self, "grader/chain.py", timeout=3600)
+        self.assertEqual(status, 0, err)
+        line = support.lines_of(out)["seeds_keeping_every_step"]
+        self.assertEqual(line, "%d of %d" % (chain.SEEDS, chain.SEEDS))
+        support.assert_quoted(self, "(seeds_keeping_every_step: %s)" % line)
+        support.assert_quoted(self, "the gap: %s" % support.lines_of(out)["gap"])
+
     def test_the_last_tester_is_within_close_of_the_floor(self):
         # the headroom table's figures, which tests/test_fit.py checks against
         # grader/headroom.py on the same set
