@@ -48,10 +48,11 @@ class CompareWallsTest(unittest.TestCase):
 
     def test_without_walls_the_counter_is_rejected_as_suspect(self):
         rounds = os.path.join(tq_support.tmpdir(self), "rounds")
-        out = io.StringIO()
+        out, progress = io.StringIO(), io.StringIO()
         with mock.patch.object(sandbox, "abi", return_value=0), \
                 mock.patch.dict(os.environ, {"GT_ROUND_FILE": rounds}), \
-                contextlib.redirect_stdout(out):
+                mock.patch.dict(compare.compare.__kwdefaults__, {"stream": progress}), \
+                contextlib.redirect_stdout(out), contextlib.redirect_stderr(progress):
             status = compare.main(["--challenger", tq_support.tester("counts_rounds"),
                                    "--incumbent", tq_support.BASELINE, "--test", "sign",
                                    "--seed", SEED,
