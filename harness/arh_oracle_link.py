@@ -32,6 +32,10 @@ class OracleError(Exception):
     an invalid pool, the cap, a closed session)."""
 
 
+class StaleConnection(ConnectionError):
+    """The oracle closed the connection before any byte of a reply."""
+
+
 class OracleConnection:
     """One instance's connection to the oracle, its token in every request;
     a problem's subclass gives the tester its call on top of post(). A reply
@@ -64,22 +68,34 @@ class OracleConnection:
             raise OracleError("oracle answered %d: %r" % (status, data[:200])) from None
 
     def exchange(self, request):
-        """Send one request and read its reply: (status, body)."""
-        if self.sock is None:
-            self.sock = connect(self.address)
-        try:
-            self.sock.sendall(request)
-            status, data, close = read_reply(self.sock, b"")
-        except socket.timeout:
-            self.close()
-            raise TimeoutError("the oracle did not answer a test within %g s"
-                               % ORACLE_TIMEOUT) from None
-        except BaseException:
-            self.close()
-            raise
-        if close:
-            self.close()
-        return status, data
+        """Send one request and read its reply: (status, body). A kept-alive
+        connection that the oracle closed before any byte of a reply (it
+        ends a session's idle connections) is opened again once and the
+        request sent again, as HTTP clients do: the oracle counted nothing
+        on it, since a request it cuts off mid-session does not exist and
+        one cut off at a session's end is answered 403 the second time."""
+        for fresh in (self.sock is None, True):
+            if self.sock is None:
+                self.sock = connect(self.address)
+            try:
+                try:
+                    self.sock.sendall(request)
+                    status, data, close = read_reply(self.sock, b"")
+                except (StaleConnection, BrokenPipeError):    # nothing of it was read
+                    if fresh:
+                        raise
+                    self.close()
+                    continue
+            except socket.timeout:
+                self.close()
+                raise TimeoutError("the oracle did not answer a test within %g s"
+                                   % ORACLE_TIMEOUT) from None
+            except BaseException:
+                self.close()
+                raise
+            if close:
+                self.close()
+            return status, data
 
     def close(self):
         if self.sock is not None:
@@ -107,8 +123,9 @@ def read_reply(sock, data):
             raise ConnectionError("the oracle's reply head is over %d bytes" % MAX_HEAD)
         chunk = sock.recv(RECV_BYTES)
         if not chunk:
-            raise ConnectionError("the oracle closed the connection %s"
-                                  % ("mid-reply" if data else "without a reply"))
+            if not data:
+                raise StaleConnection("the oracle closed the connection without a reply")
+            raise ConnectionError("the oracle closed the connection mid-reply")
         data += chunk
     lines = data[:end].split(b"\r\n")
     version, _, rest = lines[0].partition(b" ")

@@ -6,6 +6,7 @@ import os
 import random
 import socket
 import sys
+import threading
 import time
 import unittest
 
@@ -91,6 +92,39 @@ class WorkerOracleClientTest(unittest.TestCase):
         with self.assertRaisesRegex(self.worker.OracleError, r"^oracle answered 403: unknown"):
             client.test([3])
         self.assertIsNone(client.sock)                      # closed as the oracle asked
+
+    def test_a_kept_connection_closed_before_its_reply_is_opened_again_once(self):
+        """A server that answers one request a connection and then closes
+        it without a reply: the next test goes again on a new connection;
+        on a new connection the same close is an error, with no retry."""
+        server = socket.create_server(("127.0.0.1", 0))
+        self.addCleanup(server.close)
+        server.settimeout(60)
+        reply = b'HTTP/1.1 200 OK\r\nContent-Length: 17\r\n\r\n{"positive":true}'
+        seen = []
+
+        def serve(answers):
+            for count in answers:           # requests answered on each connection
+                conn, _ = server.accept()
+                with conn:
+                    for _ in range(count):
+                        seen.append(conn.recv(65536).partition(b"\r\n")[0])
+                        conn.sendall(reply)
+                    conn.recv(65536)                # the next request, unanswered
+
+        thread = threading.Thread(target=serve, args=((1, 1, 0),), daemon=True)
+        thread.start()
+        client = self.worker.OracleConnection("http://127.0.0.1:%d/test"
+                                              % server.getsockname()[1], "t")
+        self.addCleanup(client.close)
+        self.assertIs(client.test([0]), True)      # connection 1
+        self.assertIs(client.test([1]), True)      # closed unanswered: again on connection 2
+        client.close()
+        with self.assertRaisesRegex(ConnectionError, "^the oracle closed the connection "
+                                                     "without a reply$"):
+            client.test([2])                        # connection 3, new: no retry
+        thread.join(60)
+        self.assertEqual(seen, [b"POST /test HTTP/1.1"] * 2)
 
     def test_a_closed_connection_is_reopened_for_the_next_test(self):
         token = self.oracle.open(support.secret(64, {3}), cap=2, max_body=problem.max_body(64))
