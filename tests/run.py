@@ -1,7 +1,7 @@
 """Run the test modules in parallel processes, the longest first.
 
     python3 tests/run.py              # every module (the full suite)
-    python3 tests/run.py --quick      # the quick tier: the modules not in SLOW
+    python3 tests/run.py --quick      # the quick tier: the modules under QUICK_UNDER seconds
     python3 tests/run.py test_fit     # the modules named
 
 Each module runs as `python3 -m unittest discover -s tests -p <module>.py`
@@ -15,6 +15,7 @@ import argparse
 import glob
 import os
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -24,12 +25,21 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 JOBS = 2                  # processes at a time: the CI machine's cores
 MODULE_TIMEOUT = 1800     # seconds a module may take before it is stopped: a hang, never load
-SLOW = (                  # the modules left out of --quick, longest first (seconds, roughly)
-    "test_fit", "test_doc_commands", "test_betting", "test_examples", "test_compare",
-    "test_conformance", "test_pipeline", "test_hostile_client", "test_faults", "test_docs",
-    "test_cheat_flag", "test_tamper", "test_contract", "test_hostile_tester", "test_cheat",
-    "test_hostile",
-)
+SECONDS = {               # what each module took, two at a time on a busy machine: the order
+    "test_doc_commands": 280, "test_fit": 230, "test_examples": 98, "test_conformance": 89,
+    "test_betting": 78, "test_compare": 72, "test_pipeline": 51, "test_hostile_client": 35,
+    "test_cheat_flag": 34, "test_docs": 31, "test_tamper": 30, "test_faults": 30,
+    "test_compare_walls": 23, "test_cleanup": 17, "test_any_worker": 16, "test_cheat_power": 16,
+    "test_hostile": 16, "test_hostile_tester": 16, "test_diagnose": 15, "test_cheat": 14,
+    "test_contract": 13, "test_sprt": 12, "test_report": 12, "test_mmi": 12,
+    "test_total_gain": 10, "test_loop": 9, "test_transcripts": 9, "test_seam": 8,
+    "test_bench": 6, "test_doc_figures": 6, "test_instances": 5, "test_hostile_worker": 4,
+    "test_picture": 4, "test_problem": 3, "test_constant_time": 2, "test_result_space": 1,
+    "test_chain": 1, "test_oracle": 1, "test_sandbox": 1, "test_docker_files": 1, "test_policy": 1,
+    "test_stopping": 1,
+}
+QUICK_UNDER = 9           # seconds: the quick tier is the modules under it (and any new one)
+SLOW = {name for name, seconds in SECONDS.items() if seconds >= QUICK_UNDER}
 SUMMARY = re.compile(r"\n-{70}\nRan (\d+) tests? in [0-9.]+s\n\n(OK|FAILED)(?: \((.*)\))?\n*\Z")
 
 
@@ -38,9 +48,8 @@ def modules():
 
 
 def ordered(names):
-    """Longest first: SLOW's order, then the rest by name."""
-    rank = {name: i for i, name in enumerate(SLOW)}
-    return sorted(names, key=lambda name: (rank.get(name, len(SLOW)), name))
+    """Longest first (a module not in SECONDS first of all: it may be long)."""
+    return sorted(names, key=lambda name: (-SECONDS.get(name, 1e9), name))
 
 
 def run_module(name):
@@ -76,10 +85,12 @@ def counts(output):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("names", nargs="*", help="modules to run (default: all)")
-    parser.add_argument("--quick", action="store_true", help="only the modules not in SLOW")
+    parser.add_argument("--quick", action="store_true", help="only the quick tier: the modules under %d s" % QUICK_UNDER)
     parser.add_argument("--jobs", type=int, default=JOBS, help="processes at a time")
     parser.add_argument("--times", action="store_true", help="print each module's seconds")
     args = parser.parse_args(argv)
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:   # started in the background:
+        signal.signal(signal.SIGINT, signal.default_int_handler)   # the modules get Ctrl-C's default
     names = [n[:-3] if n.endswith(".py") else n for n in args.names] or modules()
     unknown = sorted(set(names) - set(modules()))
     if unknown:
