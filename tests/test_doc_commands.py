@@ -31,7 +31,8 @@ SKIPPED = ("python3 -m unittest", "python3 tests/run.py")   # the test commands:
 # words of commands that need what a copy of the project lacks: a worker of
 # another language or one already running (test_any_worker and
 # test_conformance run those), or the project's git history (the loop)
-NEEDS_MORE = ("node ", "--worker-url http", "--worker http", "$(git ", "git show ")
+NEEDS_MORE = ("node ", "--worker-url http", "--worker http", "$(git ", "git show ",
+              "grader/chain.py")    # minutes on one seed: test_chain runs its steps in process
 SMALLER = [  # (words of a command, options added to it): the same, on less
     ("grader/selfcheck.py", ["--case", "over_cap"]),
     ("grader/bench.py", ["--requests", "100", "--instances", "5"]),
