@@ -39,7 +39,7 @@ class ChainTest(unittest.TestCase):
             with self.subTest(challenger=challenger):
                 self.check_step(challenger, incumbent)
 
-    @unittest.skipUnless(os.environ.get("CHAIN_FULL"), "about 30 s of CPU: CHAIN_FULL=1 runs it")
+    @unittest.skipUnless(os.environ.get("CHAIN_FULL"), "about 15 s of CPU: CHAIN_FULL=1 runs it")
     def test_the_last_step_is_kept(self):
         self.check_step(*chain.STEPS[-1])
 

@@ -29,6 +29,7 @@ tests. The constants were chosen on instances.draw(3000, "tune-set"), not
 on the headroom's set.
 """
 
+import bisect
 import math
 
 TAIL = 0.7      # -ln P(all clean) below which the free items left join the test
@@ -66,20 +67,26 @@ def equal_tables(p, n):
     q = 1.0 - p
     w = -math.log(q)
     qs = [q ** x for x in range(n + 1)]
+    splits = [()] * (n + 1)     # each m's (x, m - x, P(part positive), P(part clean))
+    for m in range(2, n + 1):
+        qm = qs[m]
+        if m <= SMALL:
+            cands = range(1, m)
+        else:
+            c = int(-math.log((1 + qm) / 2) / w)
+            cands = range(max(1, c - WIDTH + 1), min(m - 1, c + WIDTH) + 1)
+        rows = []
+        for x in cands:
+            clean = (qs[x] - qm) / (1 - qm)
+            rows.append((x, m - x, 1 - clean, clean))
+        splits[m] = rows
     price = 1.0
     for _ in range(8):
         resolve, split = [0.0] * (n + 1), [1] * (n + 1)
         for m in range(2, n + 1):
-            qm = qs[m]
-            if m <= SMALL:
-                cands = range(1, m)
-            else:
-                c = int(-math.log((1 + qm) / 2) / w)
-                cands = range(max(1, c - WIDTH + 1), min(m - 1, c + WIDTH) + 1)
             best, bx = math.inf, 1
-            for x in cands:
-                clean = (qs[x] - qm) / (1 - qm)
-                v = 1 + (1 - clean) * (resolve[x] + price * (m - x)) + clean * resolve[m - x]
+            for x, r, positive, clean in splits[m]:
+                v = 1 + positive * (resolve[x] + price * r) + clean * resolve[r]
                 if v < best:
                     best, bx = v, x
             resolve[m], split[m] = best, bx
@@ -139,45 +146,61 @@ def price(p):
 
 class Segments:
     """The cost of resolving positive segments [i, j) of `items` (sorted
-    least likely first), memoized, with each one's best split."""
+    least likely first), j <= limit, memoized, with each one's best split."""
 
-    def __init__(self, items, weight, prices):
+    def __init__(self, items, weight, prices, limit=None):
+        limit = len(items) if limit is None else limit
         self.items = items
         self.cw, self.cp = [0.0], [0.0]
-        for i in items:
+        for i in items[:limit]:
             self.cw.append(self.cw[-1] + weight[i] * GAMMA)
             self.cp.append(self.cp[-1] + prices[i])
-        self.memo = {}
+        self.width = width = limit + 1      # segment [i, j) is memoized at i * width + j
+        self.cost = [None] * (width * width)
+        self.cost[1::width + 1] = [0.0] * limit     # one item: nothing to resolve
+        self.split = {}
 
     def resolve(self, i, j):
         """(cost, k): the cost of positive segment [i, j), its part [i, k)."""
         if j - i <= 1:
             return 0.0, None
-        got = self.memo.get((i, j))
-        if got is not None:
-            return got
-        cw, cp = self.cw, self.cp
-        none = math.exp(-(cw[j] - cw[i]))
+        key = i * self.width + j
+        got = self.cost[key]
+        if got is None:
+            got = self.solve(i, j)
+        return got, self.split[key]
+
+    def solve(self, i, j):
+        """The cost of positive segment [i, j) of at least 2 items, not yet
+        memoized; memoizes it and the segments it needs."""
+        cw, cp, cost, width, exp = self.cw, self.cp, self.cost, self.width, math.exp
+        solve = self.solve
+        ci = cw[i]
+        none = exp(ci - cw[j])                  # P(segment clean)
         if j - i <= SMALL:
-            cands = range(i + 1, j)
+            first, last = i + 1, j - 1
         else:                                   # the first k of half the mass
-            target = cw[i] - math.log((1 + none) / 2)
-            lo, hi = i + 1, j - 1
-            while lo < hi:
-                mid = (lo + hi) // 2
-                if cw[mid] >= target:
-                    hi = mid
-                else:
-                    lo = mid + 1
-            cands = range(max(i + 1, lo - WIDTH), min(j - 1, lo + WIDTH - 1) + 1)
-        best = (math.inf, None)
-        for k in cands:
-            clean = (math.exp(-(cw[k] - cw[i])) - none) / (1 - none)
-            v = (1 + (1 - clean) * (self.resolve(i, k)[0] + cp[j] - cp[k])
-                 + clean * self.resolve(k, j)[0])
-            if v < best[0]:
-                best = (v, k)
-        self.memo[(i, j)] = best
+            lo = bisect.bisect_left(cw, ci - math.log((1 + none) / 2), i + 1, j - 1)
+            first, last = max(i + 1, lo - WIDTH), min(j - 1, lo + WIDTH - 1)
+        some = 1 - none
+        cpj = cp[j]
+        left = i * width
+        right = first * width + j               # [k, j)'s place
+        best, split = math.inf, None
+        for k in range(first, last + 1):
+            a = cost[left + k]
+            if a is None:
+                a = solve(i, k)
+            b = cost[right]
+            if b is None:
+                b = solve(k, j)
+            right += width
+            clean = (exp(ci - cw[k]) - none) / some
+            v = 1 + (1 - clean) * (a + cpj - cp[k]) + clean * b
+            if v < best:
+                best, split = v, k
+        cost[left + j] = best
+        self.split[left + j] = split
         return best
 
 
@@ -203,16 +226,19 @@ def find(n, priors, test):
                 lo = k
         else:
             near = prefix(free, weight, math.log(2))  # P(part clean) nearest 1/2
-            options = Segments(free, weight, prices)
+            most = min(len(free), near + WIDTH)       # the largest part weighed
+            options = Segments(free, weight, prices, most)
             cw, cp = options.cw, options.cp
             best = (math.inf, near)
-            for k in range(max(1, near - WIDTH), min(len(free), near + WIDTH) + 1):
+            for k in range(max(1, near - WIDTH), most + 1):
                 v = 1 + (1 - math.exp(-cw[k])) * options.resolve(0, k)[0] - cp[k]
                 if v < best[0]:
                     best = (v, k)
             k = best[1]
             if math.fsum(weight[i] for i in free[k:]) < TAIL:
                 k = len(free)
+            if k > most:                              # everything left goes in
+                options = Segments(free, weight, prices)
             if test(free[:k]):
                 base, segments, lo, hi = free, options, 0, k
             free = free[k:]
