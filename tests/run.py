@@ -25,20 +25,20 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 JOBS = 2                  # processes at a time: the CI machine's cores
 MODULE_TIMEOUT = 1800     # seconds a module may take before it is stopped: a hang, never load
-SECONDS = {               # what each module took, two at a time on a busy machine: the order
-    "test_doc_commands": 280, "test_fit": 230, "test_examples": 98, "test_conformance": 89,
-    "test_betting": 78, "test_compare": 72, "test_pipeline": 51, "test_hostile_client": 35,
-    "test_cheat_flag": 34, "test_docs": 31, "test_tamper": 30, "test_faults": 30,
-    "test_compare_walls": 23, "test_cleanup": 17, "test_any_worker": 16, "test_cheat_power": 16,
-    "test_hostile": 16, "test_hostile_tester": 16, "test_diagnose": 15, "test_cheat": 14,
-    "test_contract": 13, "test_sprt": 12, "test_report": 12, "test_mmi": 12,
-    "test_total_gain": 10, "test_loop": 9, "test_transcripts": 9, "test_seam": 8,
-    "test_bench": 6, "test_doc_figures": 6, "test_instances": 5, "test_hostile_worker": 4,
-    "test_picture": 4, "test_problem": 3, "test_constant_time": 2, "test_result_space": 1,
-    "test_chain": 16, "test_oracle": 1, "test_sandbox": 1, "test_docker_files": 1, "test_policy": 1,
+SECONDS = {               # what each module took in a full run on two cores: the order
+    "test_fit": 123, "test_conformance": 83, "test_doc_commands": 83, "test_examples": 57,
+    "test_betting": 56, "test_compare": 40, "test_chain": 27, "test_pipeline": 26,
+    "test_faults": 23, "test_hostile_client": 20, "test_contract": 12, "test_tamper": 12,
+    "test_docs": 12, "test_cheat": 12, "test_cheat_flag": 11, "test_hostile_tester": 11,
+    "test_cleanup": 11, "test_hostile": 10, "test_sprt": 10, "test_compare_walls": 9,
+    "test_diagnose": 8, "test_cheat_power": 8, "test_any_worker": 7, "test_total_gain": 7,
+    "test_loop": 7, "test_report": 7, "test_mmi": 5, "test_transcripts": 4, "test_seam": 3,
+    "test_bench": 3, "test_doc_figures": 3, "test_picture": 2, "test_instances": 2,
+    "test_hostile_worker": 2, "test_problem": 1, "test_constant_time": 1, "test_oracle": 1,
+    "test_result_space": 1, "test_sandbox": 1, "test_docker_files": 1, "test_policy": 1,
     "test_stopping": 1,
 }
-QUICK_UNDER = 9           # seconds: the quick tier is the modules under it (and any new one)
+QUICK_UNDER = 5           # seconds: the quick tier is the modules under it (and any new one)
 SLOW = {name for name, seconds in SECONDS.items() if seconds >= QUICK_UNDER}
 SUMMARY = re.compile(r"\n-{70}\nRan (\d+) tests? in [0-9.]+s\n\n(OK|FAILED)(?: \((.*)\))?\n*\Z")
 
