@@ -1,7 +1,8 @@
-"""The characteristics of the comparison's default test (grader/betting.py)
-on realistic score differences, simulated: P(accept), comparisons, and the
-confidence sequence's coverage at the stop, for each pair of real testers
-(group_testing/pairs.py) shifted to each target mean E[d].
+"""The characteristics of the comparison's default test
+(arh_grader/compare/betting.py) on realistic score differences, simulated:
+P(accept), comparisons, and the confidence sequence's coverage at the stop,
+for each pair of real testers (group_testing/pairs.py) shifted to each
+target mean E[d].
 
     python3 grader/betting_table.py                 # 200 runs a cell, about a minute
     python3 grader/betting_table.py --runs 1000     # the manual's table
@@ -13,7 +14,7 @@ seeded: the same command prints the same table.
 import argparse
 import sys
 
-import betting
+from arh_grader.compare import betting
 from group_testing import pairs
 
 RUNS = 200            # simulated runs a cell, by default (the manual's table has 1000)

@@ -16,9 +16,9 @@ is a fresh random one unless given, and the public sets' seeds are refused.
 Its score difference d is the challenger's tests / baseline minus the
 incumbent's; a tester past the instance deadline (autoresearch.toml's
 instance_timeout_s) scores the cap, (2n + 64) / baseline. The default test,
-`--test mean` (grader/betting.py), accepts once the e-process shows E[d] < 0
+`--test mean` (arh_grader/compare/betting.py), accepts once the e-process shows E[d] < 0
 and rejects once the other shows E[d] > -delta, each error at most alpha
-(beta) at any stopping time. `--test sign` (grader/sprt.py) is Wald's test
+(beta) at any stopping time. `--test sign` (arh_grader/compare/sprt.py) is Wald's test
 on wins (fewer tests), losses (more, or past the deadline) and draws. Either
 way the summary shows W/L/D and the mean score difference with its 99%
 confidence sequence, and a challenger past its deadline on
@@ -26,7 +26,7 @@ TIMEOUTS_IN_A_ROW comparisons in a row is rejected (`timeouts: ...`).
 It shows too the challenger's total gain against a fixed reference (binary
 splitting, or the tester file --reference names, run on the same
 instances as a third contender), whether it clears the MMI, and what is
-left to win above the information floor (grader/compare_total.py).
+left to win above the information floor (arh_grader/compare/total.py).
 
 Neither tester runs in this process. Each has a harness/worker.py of its
 own (arh_grader.contender), frozen (every process of it stopped) while the
@@ -38,7 +38,7 @@ are kept over the comparisons (group_testing.cheat): a challenger whose
 `cheat_bits` reach 20 is rejected there and then, as `suspect`, whatever
 its wins. A tester file that changes during the run ends it (exit status 1).
 
-The state file (grader/compare_state.py) is locked while a run uses it and
+The state file (arh_grader/compare/state.py) is locked while a run uses it and
 written atomically after every comparison, so a killed run started again
 with the same command goes on where it stopped. A run takes up a state file
 only with the settings, seed and tester files it was started with; one
@@ -72,22 +72,30 @@ import os
 import secrets
 import sys
 
-import compare_log
-import compare_state
-import compare_total
 import grade
-import sprt
 from arh_grader import Oracle, integrity, stopping
+from arh_grader.compare import log as compare_log
+from arh_grader.compare import settings as test_settings
+from arh_grader.compare import sprt
+from arh_grader.compare import state as compare_state
+from arh_grader.compare import total as compare_total
+from arh_grader.compare.log import UsageError
+from arh_grader.compare.state import REFERENCE, ROLES
 from arh_grader.contender import Contender, TesterChanged, sha256_of
-from compare_log import UsageError
-from compare_state import REFERENCE, ROLES
-from compare_watch import Watch
 from group_testing import instances, problem
+from group_testing.comparison import Watch, baseline_and_cap
 
 WORKER = grade.PROBLEM.WORKER
 POSITION = {"challenger": 0, "incumbent": 1, REFERENCE: 3}    # of a role's tests in an entry
 PUBLIC_SEEDS = {instances.SAMPLE_SEED: "the public sample's seed",
                 "group-testing-500": "the seed of the 500-instance set (grader/headroom.py)"}
+
+
+def mmi_setting(path=None):
+    """The MMI of autoresearch.toml's [metric] (absolute, in relative_tests);
+    `path` another settings file."""
+    return float(grade.load_settings(grade.SETTINGS if path is None else path,
+                                     table="metric")["mmi"])
 
 
 # ---- one tester on one instance -----------------------------------------
@@ -188,7 +196,7 @@ def main(argv=None):
     parser.add_argument("--sample-result", metavar="RESULT",
                         help="a local.py result.json whose relative_tests and status go "
                              "in the log row")
-    compare_state.add_options(parser)
+    test_settings.add_options(parser)
     args = parser.parse_args(argv)
     with stopping.handled():
         return guarded(args)
@@ -216,7 +224,7 @@ def guarded(args):
 def options(args):
     """(settings, instance timeout, sample result or None); UsageError."""
     try:
-        settings = compare_state.settings_of(args)
+        settings = test_settings.settings_of(args)
     except ValueError as e:             # the test modules' SettingsError too
         raise UsageError(str(e)) from None
     if args.seed in PUBLIC_SEEDS:
@@ -251,7 +259,8 @@ def run(args):
             data = compare_state.load(args.state)
             if data is not None:
                 settings, record = compare_state.check(args.state, data, settings=settings,
-                                                       seed=args.seed, testers=testers)
+                                                       seed=args.seed, testers=testers,
+                                                       instance=baseline_and_cap)
             oracle = Oracle(idle_timeout=timeout + 5).start()
             try:
                 with contextlib.ExitStack() as stack:
@@ -271,7 +280,7 @@ def run(args):
 
 def take_up(args, data, settings, record, testers, contenders, *, timeout, sample):
     """Run a checked state (or a new one when `data` is None) to its decision."""
-    mmi = compare_log.mmi_setting()
+    mmi = mmi_setting()
     log_before = compare_log.fingerprint(args.log)
     outputs = [os.path.dirname(os.path.abspath(p))
                for p in (args.state, args.log, args.sample_result) if p]

@@ -11,23 +11,20 @@ floor on a 500-instance set, rounded (PROGRAM.md, "Scoring").
 
 import argparse
 import json
-import math
-import random
 import sys
 
 import grade
+from arh_grader import stats
+from arh_grader.stats import RESAMPLES
+from group_testing import seeds
 
-RESAMPLES = 20000        # bootstrap resamples; the SE's own error is then ~0.5%
-SEED = "group-testing-mmi"
+SEED = seeds.MMI
 
 
 def bootstrap_se(scores, *, resamples=RESAMPLES, seed=SEED):
-    """The bootstrap standard error of the mean of `scores`."""
-    rng = random.Random(seed)
-    k = len(scores)
-    means = [math.fsum(rng.choices(scores, k=k)) / k for _ in range(resamples)]
-    centre = math.fsum(means) / resamples
-    return math.sqrt(math.fsum((m - centre) ** 2 for m in means) / (resamples - 1))
+    """The bootstrap standard error of the mean of `scores` (arh_grader.stats),
+    with group testing's seed."""
+    return stats.bootstrap_se(scores, resamples=resamples, seed=seed)
 
 
 def main(argv=None):

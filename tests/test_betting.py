@@ -1,4 +1,4 @@
-"""grader/betting.py: the mean test's decisions and error rates, and the
+"""arh_grader/compare/betting.py: the mean test's decisions and error rates, and the
 confidence sequence's coverage, simulated in process on the differences of
 real tester pairs (group_testing/pairs.py); and grader/compare.py's new
 rules run for real: the mean test on the pairs built to fool a sign test,
@@ -12,7 +12,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import support  # noqa: E402
-import betting  # noqa: E402
+from arh_grader.compare import betting  # noqa: E402
 from group_testing import instances, pairs  # noqa: E402
 
 SEED = "compare-test"

@@ -13,12 +13,12 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))   # also as tests.test_compare
 import support  # noqa: E402
-import betting  # noqa: E402
 import compare  # noqa: E402
-import compare_log  # noqa: E402
-import compare_state  # noqa: E402
+from arh_grader.compare import betting  # noqa: E402
+from arh_grader.compare import log as compare_log  # noqa: E402
+from arh_grader.compare import sprt  # noqa: E402
+from arh_grader.compare import state as compare_state  # noqa: E402
 from group_testing import instances  # noqa: E402
-import sprt  # noqa: E402
 
 CALIBRATION = os.path.join(support.GRADER, "group_testing", "calibration.py")
 SEED = "compare-test"
@@ -138,7 +138,7 @@ def find(n, priors, test):
                       out["error"])
         self.assertIn("the challenger failed: the answer", out["error"])
         self.assertEqual(out["comparisons"], "2")
-        saved = sprt.load_json(state)
+        saved = compare_state.load_json(state)
         self.assertEqual((saved["next_comparison"], saved["record"]["decision"]), (3, "continue"))
         self.assertEqual(len(saved["comparisons"]), 2)
 
@@ -168,7 +168,7 @@ def find(n, priors, test):
         self.assertEqual(out["timeouts"], "challenger 1, incumbent 0")
         self.assertEqual((out["decision"], out["reason"], out["W/L/D"]),
                          ("accept", "upper_bound", "19/2/0"))
-        self.assertEqual(sprt.load_json(state)["comparisons"][1][0], None)
+        self.assertEqual(compare_state.load_json(state)["comparisons"][1][0], None)
         # taken up again, the entry past the deadline is not run again
         status, again, err, _ = self.compare("--instance-timeout", "2", "--test", "sign",
                                              state=state, challenger=looping)
@@ -240,7 +240,7 @@ def find(n, priors, test):
         status, out, err, state = self.compare("--seed", SEED, "--test", "sign",
                                                "--max-decisive", "3")
         self.assertEqual((status, out["reason"], out["W/L/D"]), (0, "max_decisive", "2/1/0"), err)
-        real = sprt.load_json(state)
+        real = compare_state.load_json(state)
         self.assertEqual(real["digest"], compare_state.digest(real))
 
         def forged(change, *, seal):
@@ -364,7 +364,7 @@ def find(n, priors, test):
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             with contextlib.suppress(sprt.StateError):
-                data = sprt.load_json(state)
+                data = compare_state.load_json(state)
                 if data and len(data["comparisons"]) >= comparisons:
                     return
             time.sleep(0.01)
@@ -380,7 +380,7 @@ def find(n, priors, test):
         os.unlink(marker)
         self.assertEqual(proc.wait(timeout=120), 0)
         self.assertEqual(sorted(os.listdir(os.path.dirname(state))), ["state.json"])
-        self.assertEqual(sprt.load_json(state)["record"]["decision"], "accept")
+        self.assertEqual(compare_state.load_json(state)["record"]["decision"], "accept")
 
     def test_sigterm_and_ctrl_c_stop_a_run_with_one_line(self):
         for signum, name, code in ((signal.SIGTERM, "SIGTERM", 143),
@@ -391,7 +391,7 @@ def find(n, priors, test):
                 proc.send_signal(signum)
                 _, err = proc.communicate(timeout=60)
                 self.assertEqual(proc.returncode, code, err)
-                saved = sprt.load_json(state)
+                saved = compare_state.load_json(state)
                 done = len(saved["comparisons"])
                 self.assertEqual(err.splitlines()[-1],
                                  "compare: stopped by %s; %s keeps %d comparisons, and the same "
@@ -429,7 +429,7 @@ def find(n, priors, test):
         self.wait_for(state, 3)
         proc.send_signal(signal.SIGKILL)
         self.assertEqual(proc.wait(timeout=60), -signal.SIGKILL)
-        saved_state = sprt.load_json(state)
+        saved_state = compare_state.load_json(state)
         saved, done = saved_state["record"], len(saved_state["comparisons"])
         counts = compare_log.wld(None, saved_state["comparisons"])
         self.assertEqual(saved["comparisons"], done)

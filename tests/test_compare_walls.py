@@ -22,9 +22,9 @@ from unittest import mock
 
 import support
 import compare
-import compare_log
-import sprt
 from arh_grader import Oracle, reaper, sandbox
+from arh_grader.compare import log as compare_log
+from arh_grader.compare import sprt
 from arh_grader.contender import Contender, TesterChanged
 from group_testing import instances
 

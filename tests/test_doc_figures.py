@@ -22,14 +22,11 @@ import tomllib
 import unittest
 
 import support
-import betting
 import betting_table
-import binomial
-import compare_state
-import sprt
-import sprt_exact
 from arh_grader import client, report, result
-from group_testing import calibration, cheat, fit, headroom, instances, pairs, problem
+from arh_grader.compare import betting, binomial, sprt, sprt_exact
+from arh_grader.compare import state as compare_state
+from group_testing import calibration, cheat, fit, headroom, instances, pairs, problem, seeds
 
 
 def read(name):
@@ -444,10 +441,10 @@ class SimulatedTablesTest(unittest.TestCase):
         runs = int(re.search(r"\| win rate \| draw rate \| P\(accept\), (\d+) runs \|",
                              read("PROGRAM.md")).group(1))
         said(self, "Simulated, {:,} runs a row with a fixed seed".format(runs))
-        self.assertIn('"--runs", type=int, default=%d' % runs, read("grader/sprt.py"))
+        self.assertIn('"--runs", type=int, default=%d' % runs, read("grader/arh_grader/compare/sprt_cli.py"))
         self.assertEqual(len(rows), len(sprt_exact.P_VALUES) * len(sprt_exact.Q_VALUES))
         lines = list(sprt_exact.characteristics_table(sprt.Settings(), runs=runs,
-                                                      p_values=(0.3, 0.8),
+                                                      seed=seeds.SPRT, p_values=(0.3, 0.8),
                                                       q_values=(0.0, 0.5)))[2:]
         for line in lines:
             with self.subTest(row=line[:14]):

@@ -1,11 +1,10 @@
-"""The template's seam: the SDK (grader/arh_grader) imports neither problem,
-the template's statistics (sprt, binomial, sprt_exact, betting) import no
-problem,
+"""The template's seam: the SDK (grader/arh_grader, with its comparison
+package arh_grader.compare: the tests, the state file, the log) imports
+neither problem, and none of its modules takes part in an import circle;
 group testing's package (grader/group_testing) is imported only by its own
 entry points and tools (grader/*.py) and the tests, and twenty questions
-(examples/twenty-questions) reaches the root through the SDK, the
-statistics and the comparison's state file and log (compare_state,
-compare_log) alone. On the worker's side, the worker template
+(examples/twenty-questions) reaches the root through the SDK's packages
+alone, never a module of grader/'s top level. On the worker's side, the worker template
 (harness/arh_worker.py and its oracle link) imports the standard library
 only; each problem's worker imports the template alone, twenty questions'
 finding it in the repository's harness/ or, as in its image, beside
@@ -42,9 +41,9 @@ TQ = os.path.join(support.ROOT, "examples", "twenty-questions")
 TEMPLATE = {"arh_worker", "arh_oracle_link"}     # the worker template, the SDK's worker side
 WORKERS = {"group testing": (HARNESS, "dockerfile.worker"),    # each worker's folder, its image
            "twenty questions": (os.path.join(TQ, "harness"), os.path.join(TQ, "dockerfile.worker"))}
-STATISTICS = {"sprt", "binomial", "sprt_exact", "betting"}   # the template's tools, no problem
-COMPARISON = {"compare_state", "compare_log"}   # a comparison's state and log: group testing's
-# modules load only when its own entries are checked, never in twenty questions' run (LoadedTest)
+SDK = os.path.join(GRADER, "arh_grader")
+COMPARE = os.path.join(SDK, "compare")        # the SDK's comparison: no problem in it
+ENTRY_POINTS = {name[:-3] for name in os.listdir(GRADER) if name.endswith(".py")}
 STDLIB = set(sys.stdlib_module_names)
 
 
@@ -69,6 +68,61 @@ def imported(path):
     return names
 
 
+def package_modules(folder):
+    """{dotted name: file} of the package `folder` and its subpackages."""
+    parent = os.path.dirname(folder)
+    found = {}
+    for path in python_files(folder):
+        name = os.path.relpath(path, parent)[:-3].replace(os.sep, ".")
+        found[name[:-len(".__init__")] if name.endswith(".__init__") else name] = path
+    return found
+
+
+def import_graph(modules):
+    """{module: the modules of `modules` it imports}, whatever branch or
+    function an import is in, relative imports resolved."""
+    graph = {}
+    for name, path in modules.items():
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read(), path)
+        package = name if path.endswith("__init__.py") else name.rpartition(".")[0]
+        found = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parts = package.split(".")[:len(package.split(".")) - node.level + 1]
+                    base = ".".join(parts + ([node.module] if node.module else []))
+                for alias in node.names:
+                    whole = base + "." + alias.name
+                    found.add(whole if whole in modules else base)
+        graph[name] = {m for m in found if m in modules and m != name}
+    return graph
+
+
+def circles(graph):
+    """The import circles of `graph`, each as a list of modules."""
+    state, found = {}, []
+
+    def visit(name, path):
+        state[name] = "open"
+        path.append(name)
+        for other in sorted(graph[name]):
+            if state.get(other) == "open":
+                found.append(path[path.index(other):] + [other])
+            elif other not in state:
+                visit(other, path)
+        path.pop()
+        state[name] = "done"
+
+    for name in sorted(graph):
+        if name not in state:
+            visit(name, [])
+    return found
+
+
 class SourceTest(unittest.TestCase):
     def assert_imports_within(self, paths, allowed):
         for path in paths:
@@ -78,9 +132,24 @@ class SourceTest(unittest.TestCase):
     def test_the_sdk_imports_the_standard_library_and_itself_only(self):
         self.assert_imports_within(python_files(os.path.join(GRADER, "arh_grader")), set())
 
-    def test_the_statistics_import_no_problem(self):
-        self.assert_imports_within([os.path.join(GRADER, name + ".py") for name in STATISTICS],
-                                   STATISTICS)
+    def test_the_comparison_package_imports_the_standard_library_and_the_sdk_only(self):
+        paths = list(python_files(COMPARE))
+        self.assertGreater(len(paths), 8)
+        self.assert_imports_within(paths, set())      # relative imports only: arh_grader's own
+
+    def test_the_sdk_and_each_problems_package_hold_no_import_circle(self):
+        for folder in (SDK, os.path.join(GRADER, "group_testing")):
+            with self.subTest(package=os.path.relpath(folder, support.ROOT)):
+                modules = package_modules(folder)
+                graph = import_graph(modules)
+                self.assertTrue(any(graph.values()))
+                self.assertEqual(circles(graph), [])
+
+    def test_no_sdk_module_is_also_a_command(self):
+        for path in python_files(SDK):
+            with self.subTest(file=os.path.relpath(path, support.ROOT)):
+                with open(path, encoding="utf-8") as f:
+                    self.assertNotIn('__name__ == "__main__"', f.read())
 
     def test_group_testing_imports_the_sdk_only(self):
         self.assert_imports_within(python_files(os.path.join(GRADER, "group_testing")),
@@ -89,7 +158,9 @@ class SourceTest(unittest.TestCase):
     def test_twenty_questions_imports_the_sdk_and_the_statistics_only(self):
         paths = [p for folder in ("tq", "src") for p in python_files(os.path.join(TQ, folder))]
         self.assertGreater(len(paths), 10)
-        self.assert_imports_within(paths, {"arh_grader", "tq"} | STATISTICS | COMPARISON)
+        self.assert_imports_within(paths, {"arh_grader", "tq"})
+        for path in paths:
+            self.assertEqual(imported(path) & ENTRY_POINTS, set(), path)
 
     def test_the_worker_template_imports_the_standard_library_only(self):
         self.assert_imports_within([os.path.join(HARNESS, name + ".py") for name in TEMPLATE],
@@ -123,7 +194,7 @@ for name in sys.argv[1].split(","):
         __import__("runpy").run_path(name, run_name="loaded")
     else:
         __import__(name)
-print(json.dumps({name.split(".")[0]: getattr(sys.modules[name.split(".")[0]], "__file__", None)
+print(json.dumps({name: getattr(sys.modules[name], "__file__", None)
                   for name in sys.modules}))
 """
 
@@ -151,6 +222,11 @@ class LoadedTest(unittest.TestCase):
         """{top-level module: its file} of what importing `modules` (or
         running those that are files) loads in a fresh interpreter started
         with `flags`, `path` first on sys.path."""
+        found = self.loaded_modules(modules, *path, flags=flags)
+        return {name: found[name] for name in found if "." not in name}
+
+    def loaded_modules(self, modules, *path, flags=()):
+        """{module, by its dotted name: its file}, as loaded_files."""
         done = subprocess.run([sys.executable, *flags, "-c", LOADED, ",".join(modules), *path],
                               capture_output=True, text=True, timeout=60)
         self.assertEqual(done.returncode, 0, done.stderr)
@@ -190,12 +266,12 @@ class LoadedTest(unittest.TestCase):
                 self.assertEqual(names - STDLIB - {"__main__"} - own, set())
 
     def test_twenty_questions_commands_load_nothing_of_group_testing(self):
-        names = self.loaded(["tq.local", "tq.selfcheck", "tq.compare", "tq.grade", "tq.report"],
-                            TQ, GRADER)
+        found = self.loaded_modules(["tq.local", "tq.selfcheck", "tq.compare", "tq.grade",
+                                     "tq.report"], TQ, GRADER)
+        names = {name for name in found if "." not in name}
         self.assertIn("arh_grader", names)
-        self.assertIn("sprt", names)
-        self.assertEqual(names & {"group_testing", "grade", "local", "selfcheck", "report"},
-                         set())
+        self.assertIn("arh_grader.compare.sprt", found)
+        self.assertEqual(names & (ENTRY_POINTS | {"group_testing"}), set())
 
     def test_group_testing_commands_load_nothing_of_twenty_questions(self):
         names = self.loaded(["grade", "local", "selfcheck", "compare", "report"], GRADER)
@@ -203,8 +279,11 @@ class LoadedTest(unittest.TestCase):
         self.assertNotIn("tq", names)
 
     def test_the_sdk_alone_loads_no_problem(self):
-        names = self.loaded(["arh_grader", "arh_grader.local_run", "arh_grader.report"], GRADER)
-        self.assertEqual(names & {"group_testing", "tq", "grade", "sprt"}, set())
+        found = self.loaded_modules(["arh_grader", "arh_grader.local_run", "arh_grader.report"],
+                                    GRADER)
+        self.assertEqual(set(found) & (ENTRY_POINTS | {"group_testing", "tq"}), set())
+        self.assertNotIn("arh_grader.compare", found)
+        self.assertEqual({name for name in found if "." not in name} & ENTRY_POINTS, set())
 
 
 

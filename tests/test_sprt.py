@@ -13,9 +13,10 @@ from fractions import Fraction
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))   # also as tests.test_sprt
 import support  # noqa: E402  (puts grader/ on the path)
-import sprt  # noqa: E402
-import sprt_exact  # noqa: E402
 from arh_grader import write_json  # noqa: E402
+from arh_grader.compare import intervals, sprt, sprt_exact  # noqa: E402
+from arh_grader.compare import state as compare_state  # noqa: E402
+from group_testing import seeds  # noqa: E402
 
 SEEDS = range(100)
 DEFAULTS = sprt.Settings()
@@ -293,8 +294,9 @@ class MockJudgeTest(unittest.TestCase):
     def test_simulation_agrees_with_the_exact_figures(self):
         for p, q in ((0.6, 0.0), (0.5, 0.5)):
             with self.subTest(p=p, q=q):
-                runs = sprt_exact.simulate(DEFAULTS, p=p, q=q, runs=1000)
-                self.assertEqual(runs, sprt_exact.simulate(DEFAULTS, p=p, q=q, runs=1000))
+                runs = sprt_exact.simulate(DEFAULTS, p=p, q=q, runs=1000, seed=seeds.SPRT)
+                self.assertEqual(runs, sprt_exact.simulate(DEFAULTS, p=p, q=q, runs=1000,
+                                                           seed=seeds.SPRT))
                 exact = sprt_exact.operating(DEFAULTS, p=p, q=q)
                 share = sum(d == sprt.ACCEPT for d, _, _ in runs) / 1000
                 sd = math.sqrt(exact["accept"] * (1 - exact["accept"]) / 1000)
@@ -308,12 +310,12 @@ class PersistenceTest(unittest.TestCase):
     def test_a_record_round_trips_through_an_atomic_file(self):
         folder = support.tmpdir(self)
         path = os.path.join(folder, "state.json")
-        self.assertIsNone(sprt.load_json(path))
+        self.assertIsNone(compare_state.load_json(path))
         record = run(3, win=0.6, loss=0.2)
         write_json(path, {"record": record.to_dict()})
         write_json(path, {"record": record.to_dict(), "again": True})
         self.assertEqual(os.listdir(folder), ["state.json"])
-        loaded = sprt.WinRecord.from_dict(record.settings, sprt.load_json(path)["record"])
+        loaded = sprt.WinRecord.from_dict(record.settings, compare_state.load_json(path)["record"])
         self.assertEqual(loaded.to_dict(), record.to_dict())
         self.assertEqual(loaded.llr, record.llr)
 
@@ -333,7 +335,7 @@ class PersistenceTest(unittest.TestCase):
     def test_a_broken_file_is_a_state_error_naming_it(self):
         path = support.write(self, "state.json", "{not json")
         with self.assertRaises(sprt.StateError) as caught:
-            sprt.load_json(path)
+            compare_state.load_json(path)
         self.assertIn(path, str(caught.exception))
 
 
@@ -371,7 +373,8 @@ class CommandTest(unittest.TestCase):
         self.assertIn("alpha must be in (0, 0.5), got 0.7", err)
 
     def test_the_table_on_few_runs(self):
-        lines = list(sprt_exact.characteristics_table(DEFAULTS, runs=3, p_values=(0.3, 0.8),
+        lines = list(sprt_exact.characteristics_table(DEFAULTS, runs=3, seed=seeds.SPRT,
+                                                      p_values=(0.3, 0.8),
                                                       q_values=(0.0, 0.95)))
         self.assertEqual(len(lines), 2 + 2 * 2)
         self.assertTrue(lines[0].startswith("| win rate | draw rate | P(accept), 3 runs |"))
@@ -387,7 +390,7 @@ class MeanIntervalTest(unittest.TestCase):
         for values, expected in (([], None), ([0.25], (0.25, None, None)),
                                  ([0.0, 1.0], (0.5, 0.5 - half, 0.5 + half))):
             with self.subTest(values=values):
-                found = sprt.mean_interval(values)
+                found = intervals.mean_interval(values)
                 if expected is None or expected[1] is None:
                     self.assertEqual(found, expected)
                 else:

@@ -13,7 +13,7 @@ import sys
 import unittest
 
 import support
-import compare_log
+from arh_grader.compare import log as compare_log
 from arh_grader import integrity
 from arh_grader.result import json_bytes
 

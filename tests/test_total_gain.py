@@ -1,4 +1,4 @@
-"""The total of grader/compare.py (grader/compare_total.py): the challenger's
+"""The total of grader/compare.py (arh_grader/compare/total.py): the challenger's
 gain against binary splitting or a --reference tester, whether it clears
 the MMI, what is left to win above the information floor, and the
 results.tsv columns that carry it. The figures of real runs are computed
@@ -11,9 +11,9 @@ import statistics
 import unittest
 
 import support
-import betting
-import compare_log
-import compare_total
+from arh_grader.compare import betting
+from arh_grader.compare import log as compare_log
+from arh_grader.compare import total as compare_total
 from arh_grader.contender import sha256_of
 from group_testing import instances, pairs, problem
 

@@ -7,6 +7,9 @@ Modules, one job each:
 - calibration: binary splitting and the grouped tester, as tester files;
 - instances: the drawing of instance sets and a set's statistics;
 - cheat: the statistics that flag a run that saved too many bits;
+- comparison: its part of a comparison (arh_grader.compare): the cheat
+  watch, each instance's cap and floor, an entry's baseline and cap;
+- seeds: the seeds of the problem-free tools it runs;
 - plugin: the problem as the run engine (arh_grader.engine) sees it.
 
 Only group testing's entry points and tools (grader/*.py) import this

@@ -14,9 +14,9 @@ import time
 import unittest
 
 import tq_support
-import compare_log
-import compare_state
-import sprt
+from arh_grader.compare import log as compare_log
+from arh_grader.compare import sprt
+from arh_grader.compare import state as compare_state
 from tq import comparison
 
 COMMAND = os.path.join(tq_support.PROJECT, "tq", "compare.py")
@@ -67,7 +67,7 @@ class StateTest(unittest.TestCase):
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and proc.poll() is None:
             with contextlib.suppress(sprt.StateError):
-                saved = sprt.load_json(state)
+                saved = compare_state.load_json(state)
                 if saved and len(saved["comparisons"]) >= HELD:
                     return
             time.sleep(0.01)
@@ -91,7 +91,7 @@ class StateTest(unittest.TestCase):
         self.assertEqual(err.splitlines()[-1], "compare: stopped by SIGTERM; %s keeps %d "
                          "comparisons, and the same command resumes from there" % (state, HELD))
         self.assertEqual(sorted(os.listdir(folder)), ["held.py", "hold", "stopped.json"])
-        self.assertEqual(len(sprt.load_json(state)["comparisons"]), HELD)
+        self.assertEqual(len(compare_state.load_json(state)["comparisons"]), HELD)
         os.unlink(hold)
 
         status, out, err = run(*args, "--state", state)
@@ -122,7 +122,7 @@ class StateTest(unittest.TestCase):
     def refusals(self, path, args):
         """A state file changed by hand, or taken up with other settings,
         seed or tester, is refused with exit status 2 naming the problem."""
-        good = sprt.load_json(path)
+        good = compare_state.load_json(path)
 
         def saved_as(name, change, *, seal=True):
             edited = json.loads(json.dumps(good))

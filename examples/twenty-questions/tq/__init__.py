@@ -11,10 +11,10 @@ Modules, one job each:
 - exporter: a deterministic tester turned into its policy graph;
 - plugin: the problem as the template's run engine and report see it;
 - comparison: a comparison's entries, verdict, summary and results row,
-  for the template's state file and log (grader/compare_state.py,
-  grader/compare_log.py);
+  for the template's state file and log (arh_grader/compare/state.py,
+  arh_grader/compare/log.py);
 - local, selfcheck, compare, report, grade: the commands, each the
-  template's tool (arh_grader, grader/sprt.py, grader/compare_state.py) with this problem's parts.
+  template's tool (arh_grader, arh_grader.compare) with this problem's parts.
 
 Nothing here imports group testing (tests/test_seam.py at the root checks
 it); the validator and the evaluator run without the SDK.

@@ -11,13 +11,13 @@ sequential test decides whether the challenger beats the incumbent.
 
 Comparison k plays animal k - 1 of the whole pool in an order drawn with the
 seed: a fresh random one unless given, and the public sets' seed is refused.
-By default (`--test mean`, grader/betting.py at the repository's root) each
+By default (`--test mean`, arh_grader/compare/betting.py in the SDK) each
 round gives d, the incumbent's round score minus the challenger's (below 0
 the challenger gains), a round past its deadline scoring 0; the betting
 e-processes accept when the challenger is better on average and reject
 when it does not gain `--delta`, each error at most alpha (beta) at any
 stopping time. `--test sign` is Wald's test on wins, losses and draws
-(grader/sprt.py). Neither tester plays in this process: each has a tq
+(arh_grader/compare/sprt.py). Neither tester plays in this process: each has a tq
 worker of its own (arh_grader.contender), frozen while the other plays,
 and its calls are counted by the oracle served here under this problem's
 policy, as in a local run. A challenger whose saved bits over its rounds
@@ -32,7 +32,7 @@ stopping time. A tester still playing a round at the deadline
 (autoresearch.toml's instance_timeout_s, or --instance-timeout) loses that
 comparison, scoring 0, and `timeouts` counts them.
 
-The state file is group testing's (grader/compare_state.py, with this
+The state file is the SDK's (arh_grader/compare/state.py, with this
 problem's entries: [challenger, incumbent, animal], each tester's [calls,
 found] or null past its deadline): locked while a run uses it and written
 atomically after every comparison, so a killed run started again with the
@@ -40,7 +40,7 @@ same command goes on where it stopped. It is taken up only with the
 settings, seed and tester files it was started with, after a few of its
 comparisons are played again with the same calls. With --log, each decision
 appends a row to a results file, group testing's columns
-(grader/compare_log.py): its `relative_tests` holds the sample's
+(arh_grader/compare/log.py): its `relative_tests` holds the sample's
 `mean_score` (from --sample-result, a tq/local.py result.json), and its
 status is `keep` only for an accepted challenger, not suspect, whose sample
 run is valid, not suspect and not tampered, with no file outside src/
@@ -64,13 +64,14 @@ for path in (PROJECT, ROOT_GRADER):
     if path not in sys.path:
         sys.path.insert(0, path)
 
-import compare_log  # noqa: E402  (the template's results file)
-import compare_state  # noqa: E402  (the template's state file)
-import sprt  # noqa: E402  (the template's sign test)
 from arh_grader import Oracle, integrity, options, stopping  # noqa: E402
+from arh_grader.compare import log as compare_log  # noqa: E402  (the SDK's results file)
+from arh_grader.compare import settings as test_settings  # noqa: E402  (--test and its settings)
+from arh_grader.compare import sprt  # noqa: E402  (the SDK's sign test)
+from arh_grader.compare import state as compare_state  # noqa: E402  (the SDK's state file)
+from arh_grader.compare.log import UsageError  # noqa: E402
+from arh_grader.compare.state import ROLES  # noqa: E402
 from arh_grader.contender import Contender, TesterChanged, sha256_of  # noqa: E402
-from compare_log import UsageError  # noqa: E402
-from compare_state import ROLES  # noqa: E402
 
 from tq import grade, sets  # noqa: E402
 from tq.comparison import (PROBLEM, Rules, TesterError, difference, log_decision,  # noqa: E402
@@ -186,7 +187,7 @@ def take_up(args, saved, settings, record, contenders, *, testers, timeout, samp
 def run(args):
     """The command after its options are checked: the exit status."""
     try:
-        settings = compare_state.settings_of(args)
+        settings = test_settings.settings_of(args)
     except ValueError as e:             # the test modules' SettingsError too
         raise UsageError(str(e)) from None
     if args.seed in PUBLIC_SEEDS:
@@ -235,7 +236,7 @@ def main(argv=None):
     parser.add_argument("--sample-result", metavar="RESULT",
                         help="a tq/local.py result.json whose mean_score and status go in "
                              "the log row")
-    compare_state.add_options(parser)
+    test_settings.add_options(parser)
     args = parser.parse_args(argv)
     for option, path in (("--challenger", args.challenger), ("--incumbent", args.incumbent)):
         if not os.path.isfile(path):

@@ -1,7 +1,7 @@
 """Twenty questions' comparison, its problem's part: the rounds' order, an
 entry's outcome and score difference, the entries' rules for the
-template's state file (grader/compare_state.py), the verdict, the summary,
-and the row it adds to a results file (grader/compare_log.py's columns and
+SDK's state file (arh_grader/compare/state.py), the verdict, the summary,
+and the row it adds to a results file (arh_grader/compare/log.py's columns and
 writer). tq/compare.py runs the comparison.
 
 An entry is [challenger, incumbent, animal], each tester's [calls, found],
@@ -12,11 +12,11 @@ import functools
 import json
 import types
 
-import betting  # the template's mean test
-import compare_log  # the template's results file
-import compare_state  # the template's state file
-import sprt  # the template's sign test
-from compare_log import UsageError
+from arh_grader.compare import betting  # the SDK's mean test
+from arh_grader.compare import log as compare_log  # the SDK's results file
+from arh_grader.compare import sprt  # the SDK's sign test
+from arh_grader.compare import state as compare_state  # the SDK's state file
+from arh_grader.compare.log import UsageError
 
 from tq import data, score, sets
 from tq.plugin import PROBLEM  # noqa: F401  (the whole pool: a comparison plays it all)

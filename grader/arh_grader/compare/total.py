@@ -1,10 +1,10 @@
 """The total of a grader/compare.py run: the challenger against a fixed
 reference, and what is left to win, over the same comparisons.
 
-    compare_total.total_gain(comparisons, caps)          # (mean, low, high) or None
-    compare_total.left_to_win(comparisons, caps, floors)
-    compare_total.clears_mmi(found, mmi)                 # YES, NO or NOT_YET
-    compare_total.lines(comparisons, caps=caps, floors=floors, mmi=0.02)
+    total.total_gain(comparisons, caps)          # (mean, low, high) or None
+    total.left_to_win(comparisons, caps, floors)
+    total.clears_mmi(found, mmi)                 # YES, NO or NOT_YET
+    total.lines(comparisons, caps=caps, floors=floors, mmi=0.02)
 
 The sequential test decides on one step, challenger against incumbent; the
 platform asks whether the sum of the steps beats its own incumbent by the
@@ -24,7 +24,7 @@ betting.confidence_sequence, on the values clipped to [-1, 1], valid at
 whatever comparison the run stopped.
 """
 
-import betting
+from . import betting
 
 SPLITTING = "binary splitting"      # the default reference, and its name in results.tsv
 YES, NO, NOT_YET = "yes", "no", "not yet"

@@ -1,17 +1,28 @@
-"""What grader/compare.py watches over the comparisons so far: both
-testers' cheat flags, and what each comparison's instance gives the
-summary (its cap, its information floor).
+"""Group testing's part of a comparison (grader/compare.py): what it
+watches over the comparisons so far, both testers' cheat flags, what each
+comparison's instance gives the summary (its cap, its information floor),
+and the baseline and cap the state file's check reads (the rest of a
+comparison is the SDK's, arh_grader.compare).
 
-    watch = compare_watch.Watch()
+    watch = comparison.Watch()
     watch.add(instance, (challenger_tests, incumbent_tests))   # None: past the deadline
     watch.verdict(record)          # (decision, reason): suspect, timeouts, or the record's
     watch.caps, watch.floors       # per comparison: 2n + 64; surprise / baseline
+    baseline_and_cap(seed, index)  # of instance `index` drawn with `seed`
 """
 
-import compare_state
-import sprt
-from compare_state import ROLES
-from group_testing import cheat, problem
+from arh_grader.compare import sprt
+from arh_grader.compare import state as compare_state
+from arh_grader.compare.state import ROLES
+
+from . import cheat, instances, problem
+
+
+def baseline_and_cap(seed, index):
+    """(baseline, cap) of instance `index` of the set drawn with `seed`: what
+    arh_grader.compare.state.check compares an entry with."""
+    instance = instances.draw_instance(seed, index)
+    return instance["baseline"], problem.cap(instance["n"])
 
 
 def cheat_entry(instance, tests):

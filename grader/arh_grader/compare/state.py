@@ -1,12 +1,13 @@
-"""The state file of grader/compare.py: what a comparison run keeps between
-its starts, locked while a run uses it and checked when it is taken up.
+"""The state file of a comparison (grader/compare.py, tq/compare.py): what
+a comparison run keeps between its starts, locked while a run uses it and
+checked when it is taken up.
 
-    with compare_state.Lock(path):                # StateError: another run holds it
-        data = compare_state.load(path)           # None when there is none yet
-        settings, record = compare_state.check(path, data, settings=s, seed=None,
-                                               testers=digests)
+    with state.Lock(path):                        # StateError: another run holds it
+        data = state.load(path)                   # None when there is none yet
+        settings, record = state.check(path, data, settings=s, seed=None,
+                                       testers=digests, instance=baseline_and_cap)
         ...
-        compare_state.save(path, data)            # sealed, atomic
+        state.save(path, data)                    # sealed, atomic
 
 The file is JSON: the format, the settings (the test, `mean` or `sign`,
 and its settings), the seed, the testers' SHA-256,
@@ -28,105 +29,31 @@ What it cannot see: an entry whose tests were changed consistently, with the
 digest computed again. grader/compare.py runs a few entries again to find
 those (`replay_choice`).
 
-The entries are group testing's unless `check` and `tally` are given
-`rules`, another problem's (twenty questions' tq/compare.py): an object
-with `bad_entry(seed, index, entry)`, what is wrong with an entry (None when
+The entries above are counts with a baseline (group testing's): `check`
+is then given `instance(seed, index)`, the (baseline, cap) of the seed's
+instance `index`, which the problem computes. Another problem's entries
+(twenty questions' tq/compare.py) come with `rules`: an object with
+`bad_entry(seed, index, entry)`, what is wrong with an entry (None when
 nothing), and `feed(record, entry)`, which adds it to a record of either
 test; its entries too are [challenger, incumbent, what the seed drew], a
-tester past its deadline written null. Group testing's modules are loaded
-only when its entries are checked, so another problem's run loads none.
+tester past its deadline written null. This module knows no problem.
 """
 
-import dataclasses
 import fcntl
 import hashlib
+import json
 import os
 import secrets
 
-import betting
-import sprt
-from arh_grader import canonical, write_json
+from .. import canonical, write_json
+from . import betting, sprt
+from .settings import OPTIONS, TestSettings
 
 FORMAT = 3             # the layout version of the state file (3: the test is named)
 REPLAYS = 3            # entries run again when a state is taken up (the last among them)
 ROLES = ("challenger", "incumbent")
 REFERENCE = "reference"  # a third tester, run on the same instances for the total gain
 TIMEOUTS_IN_A_ROW = 3  # challenger timeouts in a row that reject it (comparisons)
-TESTS = {"mean": betting, "sign": sprt}     # --test: the module of each test
-OPTIONS = {           # --test: (settings field, option, type) of its settings
-    "mean": (("alpha", "--alpha", float), ("beta", "--beta", float),
-             ("delta", "--delta", float), ("max_comparisons", "--max-comparisons", int)),
-    "sign": sprt.OPTIONS}
-
-
-@dataclasses.dataclass(frozen=True)
-class TestSettings:
-    """The test a run decides by (`mean`, betting's, or `sign`, Wald's on
-    wins) and its settings (betting.Settings or sprt.Settings)."""
-
-    test: str
-    settings: object
-
-    def to_dict(self):
-        return dict(self.settings.to_dict(), test=self.test)
-
-    @classmethod
-    def from_dict(cls, data):
-        """StateError unless `data` is what to_dict gives."""
-        test = data.get("test") if type(data) is dict else None
-        if test not in TESTS:
-            raise sprt.StateError("settings must name a test, one of %s, got %r"
-                                  % (", ".join(TESTS), data))
-        names = sorted([field for field, _, _ in OPTIONS[test]] + ["test"])
-        if sorted(data) != names:
-            raise sprt.StateError("settings of --test %s must hold exactly %s, got %r"
-                                  % (test, ", ".join(names), data))
-        try:
-            return of(test, {k: v for k, v in data.items() if k != "test"})
-        except (betting.SettingsError, sprt.SettingsError) as e:
-            raise sprt.StateError("saved settings: %s" % e) from None
-
-    def record(self):
-        """A fresh record of this test."""
-        return (betting.MeanRecord(self.settings) if self.test == "mean"
-                else sprt.WinRecord(self.settings))
-
-
-def of(test, values):
-    """TestSettings of `test` from {field: value} (the rest its defaults);
-    SettingsError (the test module's) names a bad value."""
-    kind = betting.Settings if test == "mean" else sprt.Settings
-    return TestSettings(test, kind(**values))
-
-
-def add_options(parser):
-    """--test and every test's settings as options (None when not given)."""
-    parser.add_argument("--test", choices=sorted(TESTS), default="mean",
-                        help="the decision: mean (default, grader/betting.py: the mean "
-                             "score difference) or sign (grader/sprt.py: Wald's on wins)")
-    seen = set()
-    for test, options in OPTIONS.items():
-        for field, option, kind in options:
-            if option not in seen:
-                seen.add(option)
-                parser.add_argument(option, dest=field, type=kind,
-                                    help="a setting of --test %s (see grader/%s.py)"
-                                    % (" and ".join(t for t in OPTIONS if any(
-                                        o == option for _, o, _ in OPTIONS[t])),
-                                       TESTS[test].__name__))
-
-
-def settings_of(args):
-    """TestSettings from parsed options; ValueError naming an option of the
-    other test, or a bad value."""
-    own = {field for field, _, _ in OPTIONS[args.test]}
-    for test, options in OPTIONS.items():
-        for field, option, _ in options:
-            if field not in own and getattr(args, field, None) is not None:
-                raise ValueError("%s is a setting of --test %s, not of --test %s"
-                                 % (option, test, args.test))
-    return of(args.test, {field: getattr(args, field) for field in own
-                          if getattr(args, field) is not None})
 KEYS = ("comparisons", "digest", "format", "next_comparison", "record", "seed", "settings",
         "testers")
 
@@ -195,9 +122,28 @@ def save(path, data):
     write_json(path, data)
 
 
+def load_json(path):
+    """The JSON object in `path`, or None when there is no such file;
+    StateError when it cannot be read as one."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as e:
+        raise sprt.StateError("cannot read %s: %s" % (path, e)) from None
+    try:
+        data = json.loads(text)
+    except ValueError as e:
+        raise sprt.StateError("%s is not JSON: %s" % (path, e)) from None
+    if type(data) is not dict:
+        raise sprt.StateError("%s must hold a JSON object, got %s" % (path, type(data).__name__))
+    return data
+
+
 def load(path):
     """The state saved in `path`, or None when there is no such file."""
-    return sprt.load_json(path)
+    return load_json(path)
 
 
 def outcome(challenger, incumbent):
@@ -263,12 +209,13 @@ def _is_count(value):
     return type(value) is int and value >= 0
 
 
-def check(path, data, *, settings, seed, testers, rules=None):
+def check(path, data, *, settings, seed, testers, rules=None, instance=None):
     """(settings, record) of the state `data` read from `path`, after every
     check of the module's docstring; `settings` are the run's, `seed` the one
     given (None: any), `testers` the files' SHA-256 by role, `rules` another
-    problem's entries (None: group testing's). StateError names the file and
-    what does not fit."""
+    problem's entries (None: counts with a baseline, whose `instance(seed,
+    index)` gives each entry's (baseline, cap)). StateError names the file
+    and what does not fit."""
     def refuse(message, *args):
         raise sprt.StateError("%s: %s" % (path, message % args))
 
@@ -319,8 +266,6 @@ def check(path, data, *, settings, seed, testers, rules=None):
     if type(comparisons) is not list:
         refuse("comparisons must be a list, got %r", comparisons)
     caps = []
-    if rules is None:
-        from group_testing import instances, problem   # group testing's entries only
     for index, entry in enumerate(comparisons):
         if rules is not None:
             wrong = rules.bad_entry(data["seed"], index, entry)
@@ -332,13 +277,12 @@ def check(path, data, *, settings, seed, testers, rules=None):
             refuse("comparison %d must be [challenger tests, incumbent tests, baseline%s] "
                    "with counts or null, got %r", index + 1,
                    ", reference tests" if REFERENCE in roles else "", entry)
-        instance = instances.draw_instance(data["seed"], index)
-        caps.append(problem.cap(instance["n"]))
-        if entry[2] != instance["baseline"] or any(x is not None and x > caps[-1]
-                                                   for x in entry[:2] + entry[3:]):
+        baseline, cap = instance(data["seed"], index)
+        caps.append(cap)
+        if entry[2] != baseline or any(x is not None and x > caps[-1]
+                                       for x in entry[:2] + entry[3:]):
             refuse("comparison %d, %r, is not one of instance %d of the seed %r (baseline %d, "
-                   "cap %d)", index + 1, entry, index, data["seed"], instance["baseline"],
-                   problem.cap(instance["n"]))
+                   "cap %d)", index + 1, entry, index, data["seed"], baseline, cap)
     settings_now = saved_settings
     try:
         record = tally(settings_now, comparisons, caps, rules)

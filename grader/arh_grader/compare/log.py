@@ -1,17 +1,16 @@
-"""What grader/compare.py prints when it has decided, and the row it adds
-to a results file (TSV) with --log.
+"""What a comparison (grader/compare.py, tq/compare.py) prints when it has
+decided, and the row it adds to a results file (TSV) with --log.
 
-    lines = compare_log.summary_lines(record, comparisons, state=path, mmi=0.02,
-                                      caps=caps)
-    compare_log.log_row("results.tsv", {"commit": "a1b2c3d", ...})
+    lines = log.summary_lines(record, comparisons, state=path, mmi=0.02, caps=caps)
+    log.log_row("results.tsv", {"commit": "a1b2c3d", ...})
 
 The score difference is challenger minus incumbent, per instance, of tests
 over baseline: below zero the challenger makes fewer tests. A tester past
-its deadline scores the cap's tests over the baseline (compare_state.
+its deadline scores the cap's tests over the baseline (state.
 difference), as in the mean test's decision. Its interval is the 99%
-confidence sequence of grader/betting.py on the differences clipped to
+confidence sequence of betting.py on the differences clipped to
 [-1, 1], valid at whatever comparison the run stopped; the mean shown is
-theirs too. A row's total_gain and reference are grader/compare_total.py's.
+theirs too. A row's total_gain and reference are total.py's.
 """
 
 import hashlib
@@ -19,9 +18,8 @@ import json
 import os
 import subprocess
 
-import betting
-import compare_state
-import sprt
+from . import betting, sprt
+from .state import outcome, scores
 
 LOG_FIELDS = ("commit", "decision", "comparisons", "score_difference", "relative_tests",
               "status", "total_gain", "reference", "description")
@@ -35,7 +33,7 @@ def wld(record, comparisons=None):
     """W/L/D of a sign record, or of `comparisons` (either test)."""
     if comparisons is None:
         return "%d/%d/%d" % (record.wins, record.losses, record.draws)
-    found = [compare_state.outcome(*entry[:2]) for entry in comparisons]
+    found = [outcome(*entry[:2]) for entry in comparisons]
     return "%d/%d/%d" % tuple(found.count(k) for k in (sprt.WIN, sprt.LOSS, sprt.DRAW))
 
 
@@ -43,20 +41,11 @@ def bounds(settings):
     return "%.3f/%.3f" % (settings.lower, settings.upper)
 
 
-def mmi_setting(path=None):
-    """The MMI of autoresearch.toml's [metric] (absolute, in relative_tests);
-    `path` another settings file. Group testing's grade is loaded only here,
-    so another problem's compare.py that writes rows loads none of it."""
-    import grade
-    return float(grade.load_settings(grade.SETTINGS if path is None else path,
-                                     table="metric")["mmi"])
-
-
 def difference(comparisons, caps=None):
-    """(mean, low, high) of the score differences (compare_state.scores),
+    """(mean, low, high) of the score differences (state.scores),
     low and high the 99% confidence sequence (betting.confidence_sequence);
     None when there is none."""
-    return betting.confidence_sequence(compare_state.scores(comparisons, caps))
+    return betting.confidence_sequence(scores(comparisons, caps))
 
 
 def below_mmi(record, comparisons, mmi, caps=None):
@@ -101,7 +90,7 @@ def summary_lines(record, comparisons, *, state, mmi, verdict=None, caps=None):
     if decision == sprt.ACCEPT and below_mmi(record, comparisons, mmi, caps):
         decision += (" (below the MMI: the mean score falls by %.4f, less than %g)"
                      % (-found[0] if found else 0.0, mmi))
-    diff = betting.text(compare_state.scores(comparisons, caps))
+    diff = betting.text(scores(comparisons, caps))
     late = [sum(entry[k] is None for entry in comparisons) for k in (0, 1)]
     return (["decision: %s" % decision, "reason: %s" % reason,
              "comparisons: %d" % record.comparisons, "W/L/D: %s" % wld(record, comparisons)]
