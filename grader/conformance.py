@@ -37,11 +37,11 @@ import tempfile
 import threading
 import time
 
-import rules
 from arh_grader import Oracle, Spec, workers
+from arh_grader.conformance.requests import REPLY_WAIT, described, get, is_json, json_of, post
 from group_testing import calibration, problem
-from conformance_requests import (N, PRIORS, REPLY_WAIT, RequestRules, described, get,
-                                  is_json, json_of, post, solve_body, status)
+from group_testing import contract as rules
+from group_testing.conformance import N, PRIORS, Requests, solve_body, status
 
 START_TIMEOUT = 30.0    # seconds a worker has to listen (autoresearch.toml's start deadline)
 SOLVE_WAIT = 30.0       # seconds to wait for the reply to a /solve
@@ -95,7 +95,7 @@ def expected_pools():
     return pools
 
 
-class Checker(RequestRules):
+class Checker(Requests):
     """The rules, checked one after another against one worker."""
 
     def __init__(self, url, oracle, *, command=None):

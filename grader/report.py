@@ -36,7 +36,7 @@ its instances: their fields, floor, families and columns.
 import os
 import sys
 
-from arh_grader import report
+from arh_grader import report, report_cli
 from group_testing import plugin
 
 SCRIPT = os.path.abspath(__file__)
@@ -48,8 +48,8 @@ def command_for(result_path):
 
 
 def main(argv=None):
-    return report.main(argv, problem=plugin.PROBLEM, description=__doc__.split("\n\n")[0],
-                       made_by="grader/local.py")
+    return report_cli.main(argv, problem=plugin.PROBLEM,
+                           description=__doc__.split("\n\n")[0], made_by="grader/local.py")
 
 
 if __name__ == "__main__":

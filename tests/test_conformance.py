@@ -15,7 +15,7 @@ import unittest
 
 import support
 import conformance
-import rules as contract_rules
+from group_testing import contract as contract_rules
 from arh_grader import workers
 
 WORKERS = os.path.join(support.ROOT, "tests", "workers")

@@ -1,4 +1,5 @@
-"""CONTRACT.md against the code: its tables are grader/rules.py's, and the
+"""CONTRACT.md against the code: its tables are grader/rules.py's (group
+testing's contract, group_testing/contract.py), and the
 oracle, the grader's client and the worker do what those tables say, each
 row tried on a live server. Rows whose behaviour is still to come are
 marked as expected failures, each in a test of its own."""
@@ -14,7 +15,7 @@ import time
 import unittest
 
 import support
-import rules
+from group_testing import contract as rules
 from arh_grader import Failure, WorkerClient, client, workers
 from support import problem
 
@@ -367,7 +368,7 @@ class WorkerRowsTest(unittest.TestCase):
         422, which only a tester returning what JSON cannot encode gives
         (test_faults.py and the self-check show it)."""
         text = ""
-        for name in ("conformance.py", "conformance_requests.py"):
+        for name in ("conformance.py", os.path.join("arh_grader", "conformance", "requests.py")):
             with open(os.path.join(support.GRADER, name), encoding="utf-8") as f:
                 text += f.read()
         checked = set(re.findall(r'status\("(\w+)"\)', text))

@@ -43,6 +43,7 @@ WORKERS = {"group testing": (HARNESS, "dockerfile.worker"),    # each worker's f
            "twenty questions": (os.path.join(TQ, "harness"), os.path.join(TQ, "dockerfile.worker"))}
 SDK = os.path.join(GRADER, "arh_grader")
 COMPARE = os.path.join(SDK, "compare")        # the SDK's comparison: no problem in it
+CONFORMANCE = os.path.join(SDK, "conformance")   # the HTTP rules every worker must pass
 ENTRY_POINTS = {name[:-3] for name in os.listdir(GRADER) if name.endswith(".py")}
 STDLIB = set(sys.stdlib_module_names)
 
@@ -132,10 +133,11 @@ class SourceTest(unittest.TestCase):
     def test_the_sdk_imports_the_standard_library_and_itself_only(self):
         self.assert_imports_within(python_files(os.path.join(GRADER, "arh_grader")), set())
 
-    def test_the_comparison_package_imports_the_standard_library_and_the_sdk_only(self):
-        paths = list(python_files(COMPARE))
-        self.assertGreater(len(paths), 8)
-        self.assert_imports_within(paths, set())      # relative imports only: arh_grader's own
+    def test_the_sdks_packages_import_the_standard_library_and_the_sdk_only(self):
+        for folder, least in ((COMPARE, 9), (CONFORMANCE, 4)):
+            paths = list(python_files(folder))
+            self.assertGreaterEqual(len(paths), least)
+            self.assert_imports_within(paths, set())  # relative imports only: arh_grader's own
 
     def test_the_sdk_and_each_problems_package_hold_no_import_circle(self):
         for folder in (SDK, os.path.join(GRADER, "group_testing")):

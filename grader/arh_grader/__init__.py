@@ -16,8 +16,10 @@ The options every problem's grader and local run share, with types that
 refuse a bad value by name, are options.py. A worker started here runs
 inside Landlock's walls (sandbox.py); a comparison runs each of its
 testers in such a worker, one at a time (contender.py), and the package
-compare/ decides it: its sequential tests, state file and log. Statistics
-every problem's tools share: stats.py.
+compare/ decides it: its sequential tests, state file and log. The HTTP
+rules every worker must pass, the tables a problem's contract fills and
+the requests a worker must refuse, are the package conformance/.
+Statistics every problem's tools share: stats.py.
 
     oracle = Oracle(port=8081)
     oracle.start()

@@ -3,12 +3,13 @@ instance by instance against each instance's bound, and against another
 result of the same set. The problem (a problem.Problem) describes its
 report itself: its score (SCORE, SCORE_NAME, DIGITS), its bound (bound,
 BOUND_NAME, LOWER_IS_BETTER) and the report's layout (FIELDS, LABELS,
-FIGURES, ROWS...). Its report command is main() with it.
+FIGURES, ROWS...). Its report command is report_cli.main() with it.
 
     def main(argv=None):         # the problem's report command
-        return report.main(argv, problem=PROBLEM, description="...", made_by="tq/local.py")
+        return report_cli.main(argv, problem=PROBLEM, description="...",
+                               made_by="tq/local.py")
 
-main prints `key: value` lines: the result's `status`, `kind` and
+report_cli.main prints `key: value` lines: the result's `status`, `kind` and
 `instances` (before them a `warning` when the result names files as
 `tampered`, integrity.py); the run's mean score (problem.SCORE_NAME), mean bound
 (problem.BOUND_NAME) and `gap`, what is left to win between the two; with a
@@ -28,15 +29,13 @@ or none passed in both). A failed run's instances that passed are
 reported; the one that failed is left out. Nothing runs at import.
 """
 
-import argparse
 import json
 import math
 import os
 import re
 import statistics
-import sys
 
-from . import options, picture
+from . import picture
 from .problem import NUMBER  # noqa: F401  (the types of a number in an item, not bool)
 
 TOP = 10                 # instances listed under problem.ROWS and under lost_most
@@ -270,41 +269,3 @@ def command_for(result_path, *, script):
     picture_path = os.path.join(os.path.dirname(result_path), "result.svg")
     return "python3 %s %s --svg %s" % (display_path(script), display_path(result_path),
                                        display_path(picture_path))
-
-
-def main(argv=None, *, problem, description, made_by):
-    """A problem's report command: `description` its help's first line,
-    `made_by` the command that writes a result.json. Its exit status."""
-    parser = argparse.ArgumentParser(description=description)
-    parser.add_argument("result", help="a result.json (%s writes one)" % made_by)
-    parser.add_argument("--against", metavar="OTHER.json",
-                        help="a result of the same set to compare with, instance by instance")
-    parser.add_argument("--svg", metavar="FILE", help="write the picture here")
-    parser.add_argument("--top", type=options.positive(int), default=TOP, metavar="N",
-                        help="instances listed under %s and lost_most (default %d)"
-                             % (problem.ROWS, TOP))
-    args = parser.parse_args(argv)
-    try:
-        result = load_result(args.result, problem=problem)
-        lines = report_lines(result, args.result, problem=problem, top=args.top)
-        pairs = None
-        if args.against is not None:
-            other = load_result(args.against, problem=problem)
-            pairs = pair(result, other, paths=(args.result, args.against), problem=problem)
-            lines += against_lines(pairs, args.against, problem=problem, top=args.top)
-        if args.svg is not None:
-            items = passed(result)
-            text = picture.draw(items, problem=problem, rows=group_rows(items, problem=problem),
-                                source=args.result, pairs=pairs, against=args.against,
-                                figures=comparison(pairs, problem=problem) if pairs else None)
-            try:
-                with open(args.svg, "w", encoding="utf-8") as f:
-                    f.write(text)
-            except OSError as e:
-                raise ReportError("cannot write %r: %s" % (args.svg, e.strerror or e)) from None
-            lines.append("svg: %s" % args.svg)
-    except ReportError as e:
-        sys.stderr.write("report: %s\n" % e)
-        return 2
-    print("\n".join(lines))
-    return 0

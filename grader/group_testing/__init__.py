@@ -10,6 +10,10 @@ Modules, one job each:
 - comparison: its part of a comparison (arh_grader.compare): the cheat
   watch, each instance's cap and floor, an entry's baseline and cap;
 - seeds: the seeds of the problem-free tools it runs;
+- contract: its HTTP contract's tables and limits, on the SDK's
+  (arh_grader.conformance);
+- conformance: its part of the conformance check: the known instance, a
+  /solve body, its fields' bad values;
 - plugin: the problem as the run engine (arh_grader.engine) sees it.
 
 Only group testing's entry points and tools (grader/*.py) import this

@@ -11,18 +11,12 @@ and the instance's index, so `draw(k, seed)` is the first k lines of a longer
 set, and instances are independent and identically distributed.
 """
 
-import argparse
 import json
 import math
-import os
 import random
-import secrets
 import statistics
-import sys
 
-from arh_grader import Failure, engine
-
-from . import plugin, problem
+from . import problem
 
 SAMPLE_SEED = "group-testing-sample"  # sample/items.jsonl is draw(40, SAMPLE_SEED)
 SAMPLE_COUNT = 40
@@ -112,44 +106,3 @@ def stats(items):
         "information_floor": "%.3f" % statistics.fmean(
             problem.surprise(it["priors"], it["defectives"]) / it["baseline"] for it in items),
     }
-
-
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--count", type=int, default=SAMPLE_COUNT, help="instances to draw")
-    parser.add_argument("--seed", help="seed (any string); omit for a secret one")
-    parser.add_argument("--out", help="write the set here instead of stdout")
-    parser.add_argument("--stats", metavar="FILE",
-                        help="print FILE's statistics instead of drawing")
-    args = parser.parse_args(argv)
-    if args.stats:
-        try:
-            items = engine.load_set(args.stats, problem=plugin.PROBLEM)
-        except Failure as e:
-            sys.stderr.write("instances: %s\n" % e.message)
-            return 2
-        print("set: %s" % args.stats)
-        print("families_order: %s" % " / ".join(problem.FAMILIES))
-        for key, value in stats(items).items():
-            print("%s: %s" % (key, value))
-        return 0
-    if args.count < 1:
-        parser.error("--count must be at least 1, got %r" % args.count)
-    seed = args.seed if args.seed is not None else secrets.token_hex(16)
-    text = "".join(dumps(draw_instance(seed, i)) for i in range(args.count))
-    if args.out:
-        tmp = args.out + ".tmp"
-        try:
-            with open(tmp, "w", encoding="utf-8") as f:
-                f.write(text)
-            os.replace(tmp, args.out)
-        except OSError as e:
-            sys.stderr.write("instances: cannot write %r: %s\n" % (args.out, e.strerror))
-            return 2
-    else:
-        sys.stdout.write(text)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -36,14 +36,14 @@ for path in (PROJECT, ROOT_GRADER):
     if path not in sys.path:
         sys.path.insert(0, path)
 
-from arh_grader import report  # noqa: E402  (the template's report)
+from arh_grader import report_cli  # noqa: E402  (the template's report)
 
 from tq import plugin  # noqa: E402
 
 
 def main(argv=None):
-    return report.main(argv, problem=plugin.PROBLEM, description=__doc__.split("\n\n")[0],
-                       made_by="tq/local.py")
+    return report_cli.main(argv, problem=plugin.PROBLEM,
+                           description=__doc__.split("\n\n")[0], made_by="tq/local.py")
 
 
 if __name__ == "__main__":

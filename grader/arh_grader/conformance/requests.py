@@ -1,10 +1,24 @@
-"""The worker's rules for requests it must refuse, for grader/conformance.py:
-each cause of a 4xx in CONTRACT.md's table of the worker's replies, its
-limits, and what every refusal carries. The statuses expected come from
-grader/rules.py, the table CONTRACT.md shows.
+"""The worker's rules for requests it must refuse, for a problem's
+conformance check (group testing's grader/conformance.py): each cause of a
+4xx in the contract's table of the worker's replies, its limits, and what
+every refusal carries. It knows no problem: a subclass hands in the
+problem's part.
 
     class Checker(RequestRules): ...      # with self.url, the worker's URL
     ok, seen = checker.length_411()       # (passed?, what was seen)
+
+A subclass gives `url` and `errors` (a list, where every 4xx reply seen is
+kept for `error_json`), and the problem's part:
+- status(cause): the status its contract's worker table gives `cause`;
+- solve_body(token, **extra): a compact /solve body, as its grader writes
+  it, with `extra` keys;
+- idle_body(): a /solve body whose fields are refused, so no tester runs;
+- BODY_MAX: the bytes of a /solve body at most;
+- NUMBER: a `"key":number` of solve_body's, where NaN and Infinity go;
+- field_cases(): {label: body} of bodies with a bad value of a known key;
+- error_cases(): [(label, body, value)], bodies whose error must name value;
+- solve_known(body): (the reply, the session) of a /solve of the known
+  instance, `@TOKEN@` in `body` its token.
 
 A rule returns (True, what it saw) or (False, the first case that broke it);
 it raises OSError when the worker cannot be reached at all.
@@ -13,29 +27,14 @@ it raises OSError when the worker cannot be reached at all.
 import json
 import time
 
-import rules
-from arh_grader import workers
+from .. import workers
+from .http import BODY_TIMEOUT, HEADER_LINE_MAX, LINE_MAX, TOKEN_MAX, WORKER_HEADER_LINES
 
 REPLY_WAIT = 10.0       # seconds to wait for the reply to a bad request
 DRIP = 0.2              # seconds between the two halves of a body in `stalled_408`
-STALL_WAIT = rules.BODY_TIMEOUT + 8.0   # seconds to wait for the 408 of a stalled body
-N = 64                  # items of the known instance (conformance.py's)
-PRIORS = [round(0.004 + 0.3 * ((i * 37) % N) / N, 6) for i in range(N)]
-PRIORS[9] = 1.5e-05     # written with an exponent in JSON
+STALL_WAIT = BODY_TIMEOUT + 8.0   # seconds to wait for the 408 of a stalled body
 DEADLINE = 30.0         # seconds, the `deadline` of a /solve in `deadline_key`
 UNKNOWN = {"hint": [1, {"x": None}], "z-later": "a key of a later contract"}   # `unknown_keys`
-
-
-def status(cause):
-    """The status CONTRACT.md's worker table gives `cause`."""
-    return rules.worker(cause).status
-
-
-def solve_body(token, *, n=N, priors=None, **extra):
-    """A compact /solve body, as the grader writes it."""
-    request = {"token": token, "n": n, "priors": PRIORS if priors is None else priors}
-    request.update(extra)
-    return json.dumps(request, separators=(",", ":")).encode()
 
 
 def post(body, *, path=b"/solve", length=None, headers=()):
@@ -75,7 +74,7 @@ def is_json(reply):
 
 class RequestRules:
     """The rules about refused requests; a subclass sets `url` and `errors`
-    (a list, where every 4xx reply seen is kept for `error_json`)."""
+    and gives the problem's part (the module's docstring)."""
 
     def send(self, data, **options):
         options.setdefault("timeout", REPLY_WAIT)
@@ -102,134 +101,124 @@ class RequestRules:
         return True, "not %d for: %s" % (status, ", ".join(cases))
 
     def deadline_key(self):
-        reply, _ = self.solve_known(solve_body("@TOKEN@", deadline=DEADLINE))
+        reply, _ = self.solve_known(self.solve_body("@TOKEN@", deadline=DEADLINE))
         return reply.status == 200, "with \"deadline\": %g: %s" % (DEADLINE, described(reply))
 
     def unknown_keys(self):
-        reply, _ = self.solve_known(solve_body("@TOKEN@", **UNKNOWN))
+        reply, _ = self.solve_known(self.solve_body("@TOKEN@", **UNKNOWN))
         return reply.status == 200, "with %s: %s" % (json.dumps(UNKNOWN)[1:-1],
                                                      described(reply))
 
     def request_line_400(self):
         return self.statuses({"garbage": b"GARBAGE\r\n\r\n", "two words": b"GET /health\r\n\r\n",
                               "HTTP/2.0": b"GET /health HTTP/2.0\r\n\r\n",
-                              "an empty line": b"\r\n\r\n"}, status("request_line"))
+                              "an empty line": b"\r\n\r\n"}, self.status("request_line"))
 
     def path_404(self):
         return self.statuses({"GET /nowhere": get(b"/nowhere"), "GET /solve": get(b"/solve"),
                               "POST /health": post(b"{}", path=b"/health"),
-                              "POST /nowhere": post(b"{}", path=b"/nowhere")}, status("no_path"))
+                              "POST /nowhere": post(b"{}", path=b"/nowhere")}, self.status("no_path"))
 
     def method_405(self):
         return self.statuses({m.decode(): post(b"{}").replace(b"POST", m, 1)
-                              for m in (b"PUT", b"DELETE", b"PATCH", b"OPTIONS")}, status("method"))
+                              for m in (b"PUT", b"DELETE", b"PATCH", b"OPTIONS")}, self.status("method"))
 
     def length_411(self):
-        body = solve_body("x")
+        body = self.solve_body("x")
         cases = {"none": post(body, length=False)}
         cases.update(("%r" % v.decode(), post(body, length=v)) for v in (b"abc", b"+12", b"-1",
                                                                         b"1.5", b" "))
         cases["twice"] = post(body, headers=[b"Content-Length: %d" % len(body)])
         cases["Transfer-Encoding"] = post(b"5\r\nhello\r\n0\r\n\r\n", length=False,
                                           headers=[b"Transfer-Encoding: chunked"])
-        return self.statuses(cases, status("length"))
+        return self.statuses(cases, self.status("length"))
 
     def size_413(self):
-        ok, seen = self.statuses({"Content-Length %d" % (rules.SOLVE_BODY_MAX + 1):
-                                  post(b"", length=b"%d" % (rules.SOLVE_BODY_MAX + 1))},
-                                 status("too_large"))
+        ok, seen = self.statuses({"Content-Length %d" % (self.BODY_MAX + 1):
+                                  post(b"", length=b"%d" % (self.BODY_MAX + 1))},
+                                 self.status("too_large"))
         if not ok:
             return ok, seen
-        body = solve_body("x", n=0, priors=[])
-        body += b" " * (rules.SOLVE_BODY_MAX - len(body))
+        body = self.idle_body()
+        body += b" " * (self.BODY_MAX - len(body))
         more_ok, more = self.not_status({"a body of %d bytes" % len(body): post(body)},
-                                        status("too_large"))
+                                        self.status("too_large"))
         return more_ok, "%s; %s" % (seen, more)
 
     def stalled_408(self):
-        data = post(solve_body("x", n=0, priors=[]))
+        data = post(self.idle_body())
         started = time.monotonic()
         reply = self.send(data[:-10], timeout=STALL_WAIT)
         seen = "a body 10 bytes short: %s after %.1f s" % (described(reply),
                                                            time.monotonic() - started)
-        if reply.status != status("stalled"):
+        if reply.status != self.status("stalled"):
             return False, seen
         reply = self.send(data[:-10], pieces=[data[-10:]], pause=DRIP)
         seen += "; a body in two parts %g s apart: %s" % (DRIP, described(reply))
-        return reply.status not in (None, status("stalled")), seen
+        return reply.status not in (None, self.status("stalled")), seen
 
     def truncated_400(self):
-        data = post(solve_body("x", n=0, priors=[]))
+        data = post(self.idle_body())
         reply = self.send(data[:-10], half_close=True)
-        return reply.status == status("truncated"), "a body 10 bytes short, then the client's end closed: %s" % (
+        return reply.status == self.status("truncated"), "a body 10 bytes short, then the client's end closed: %s" % (
             described(reply))
 
     def json_400(self):
-        good = solve_body("x")
+        good = self.solve_body("x")
+        key = self.NUMBER.split(b":")[0] + b":"
         return self.statuses({
-            "not JSON": post(b"nope"), "NaN": post(good.replace(b'"n":64', b'"n":NaN')),
-            "Infinity": post(good.replace(b'"n":64', b'"n":Infinity')),
+            "not JSON": post(b"nope"), "NaN": post(good.replace(self.NUMBER, key + b"NaN")),
+            "Infinity": post(good.replace(self.NUMBER, key + b"Infinity")),
             "UTF-16 with a BOM": post(good.decode().encode("utf-16")),
             "UTF-8 with a BOM": post(b"\xef\xbb\xbf" + good),
             "not UTF-8": post(good.replace(b'"x"', b'"\xff"')),
-            "two values": post(good + b"{}"), "cut short": post(good[:-1])}, status("not_json"))
+            "two values": post(good + b"{}"), "cut short": post(good[:-1])}, self.status("not_json"))
 
     def fields_400(self):
-        return self.statuses({label: post(body) for label, body in {
-            "no token": b'{"n":1,"priors":[0.5]}', "no n": b'{"token":"x","priors":[0.5]}',
-            "an array": b"[]", "n 0": solve_body("x", n=0, priors=[]),
-            "n 513": solve_body("x", n=513, priors=[0.5] * 513),
-            "n true": solve_body("x", n=True, priors=[0.5]),
-            "n 1.0": solve_body("x", n=1.0, priors=[0.5]),
-            "n priors": solve_body("x", n=2, priors=[0.5]),
-            "prior 0": solve_body("x", n=1, priors=[0.0]),
-            "prior 1": solve_body("x", n=1, priors=[1]),
-            "prior true": solve_body("x", n=1, priors=[True]),
-            "prior text": solve_body("x", n=1, priors=["0.5"]),
-            "deadline 0": solve_body("x", n=1, priors=[0.5], deadline=0),
-            "deadline text": solve_body("x", n=1, priors=[0.5], deadline="10")}.items()},
-            status("fields"))
+        return self.statuses({label: post(body) for label, body in self.field_cases().items()},
+                             self.status("fields"))
 
     def token_400(self):
-        ok, seen = self.statuses({label: post(solve_body(token)) for label, token in {
-            "empty": "", "257 characters": "x" * (rules.TOKEN_MAX + 1), "a space": "a b",
-            "non-ASCII": "caf\u00e9", "a number": 3, "null": None}.items()}, status("token"))
+        ok, seen = self.statuses({label: post(self.solve_body(token)) for label, token in {
+            "empty": "", "257 characters": "x" * (TOKEN_MAX + 1), "a space": "a b",
+            "non-ASCII": "caf\u00e9", "a number": 3, "null": None}.items()}, self.status("token"))
         if not ok:
             return ok, seen
-        token = "".join(chr(33 + i % 94) for i in range(rules.TOKEN_MAX))
-        more_ok, more = self.not_status({"256 visible characters": post(solve_body(token))},
-                                        status("token"))
+        token = "".join(chr(33 + i % 94) for i in range(TOKEN_MAX))
+        more_ok, more = self.not_status({"256 visible characters":
+                                         post(self.solve_body(token))},
+                                        self.status("token"))
         return more_ok, "%s; %s" % (seen, more)
 
     def line_414(self):
-        long_path = b"/" + b"a" * rules.LINE_MAX
+        long_path = b"/" + b"a" * LINE_MAX
         ok, seen = self.statuses({"a request line over 65,536 bytes": get(long_path)},
-                                 status("line_too_long"))
+                                 self.status("line_too_long"))
         if not ok:
             return ok, seen
         more_ok, more = self.not_status({"one of 60,000 bytes": get(long_path[:60_000])},
-                                        status("line_too_long"))
+                                        self.status("line_too_long"))
         return more_ok, "%s; %s" % (seen, more)
 
     def headers_431(self):
-        many = [b"X-%d: 1" % i for i in range(rules.WORKER_HEADER_LINES - 1)]  # and Host
-        ok, seen = self.statuses({"%d header lines" % (rules.WORKER_HEADER_LINES + 1):
+        many = [b"X-%d: 1" % i for i in range(WORKER_HEADER_LINES - 1)]  # and Host
+        ok, seen = self.statuses({"%d header lines" % (WORKER_HEADER_LINES + 1):
                                   get(b"/health", many + [b"Y: 1"]),
                                   "a header line over 65,536 bytes":
-                                  get(b"/health", [b"X: " + b"a" * rules.HEADER_LINE_MAX])},
-                                 status("head_too_large"))
+                                  get(b"/health", [b"X: " + b"a" * HEADER_LINE_MAX])},
+                                 self.status("head_too_large"))
         if not ok:
             return ok, seen
-        more_ok, more = self.not_status({"%d header lines" % rules.WORKER_HEADER_LINES:
+        more_ok, more = self.not_status({"%d header lines" % WORKER_HEADER_LINES:
                                          get(b"/health", many)},
-                                        status("head_too_large"))
+                                        self.status("head_too_large"))
         return more_ok, "%s; %s" % (seen, more)
 
     def errors_close(self):
         cases = {"not JSON": post(b"nope"), "GET /nowhere": get(b"/nowhere"),
                  "PUT": post(b"{}").replace(b"POST", b"PUT", 1),
                  "no Content-Length": post(b"{}", length=False),
-                 "too large": post(b"", length=b"%d" % (rules.SOLVE_BODY_MAX + 1))}
+                 "too large": post(b"", length=b"%d" % (self.BODY_MAX + 1))}
         for label, data in cases.items():
             reply = self.send(data, see_close=True)
             said = reply.headers.get("connection", "").lower() == "close"
@@ -240,9 +229,8 @@ class RequestRules:
 
     def error_json(self):
         for label, data, value in (
-                ("n 513", post(solve_body("x", n=513, priors=[0.5])), "513"),
-                ("prior 1.5", post(solve_body("x", n=1, priors=[1.5])), "1.5"),
-                ("Content-Length abc", post(b"{}", length=b"abc"), "abc")):
+                [(label, post(body), value) for label, body, value in self.error_cases()]
+                + [("Content-Length abc", post(b"{}", length=b"abc"), "abc")]):
             reply = self.send(data)
             error = json_of(reply).get("error") if type(json_of(reply)) is dict else None
             if type(error) is not str or value not in error:

@@ -1,0 +1,53 @@
+"""A problem's report command (report.py's docstring says what it prints):
+its options, the report's lines on stdout, the picture with --svg, exit
+status 2 and a message on stderr for a file it cannot use.
+
+    def main(argv=None):         # the problem's report command
+        return report_cli.main(argv, problem=PROBLEM, description="...",
+                               made_by="tq/local.py")
+"""
+
+import argparse
+import sys
+
+from . import options, picture
+from .report import (TOP, ReportError, against_lines, comparison, group_rows, load_result,
+                     pair, passed, report_lines)
+
+
+def main(argv=None, *, problem, description, made_by):
+    """A problem's report command: `description` its help's first line,
+    `made_by` the command that writes a result.json. Its exit status."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("result", help="a result.json (%s writes one)" % made_by)
+    parser.add_argument("--against", metavar="OTHER.json",
+                        help="a result of the same set to compare with, instance by instance")
+    parser.add_argument("--svg", metavar="FILE", help="write the picture here")
+    parser.add_argument("--top", type=options.positive(int), default=TOP, metavar="N",
+                        help="instances listed under %s and lost_most (default %d)"
+                             % (problem.ROWS, TOP))
+    args = parser.parse_args(argv)
+    try:
+        result = load_result(args.result, problem=problem)
+        lines = report_lines(result, args.result, problem=problem, top=args.top)
+        pairs = None
+        if args.against is not None:
+            other = load_result(args.against, problem=problem)
+            pairs = pair(result, other, paths=(args.result, args.against), problem=problem)
+            lines += against_lines(pairs, args.against, problem=problem, top=args.top)
+        if args.svg is not None:
+            items = passed(result)
+            text = picture.draw(items, problem=problem, rows=group_rows(items, problem=problem),
+                                source=args.result, pairs=pairs, against=args.against,
+                                figures=comparison(pairs, problem=problem) if pairs else None)
+            try:
+                with open(args.svg, "w", encoding="utf-8") as f:
+                    f.write(text)
+            except OSError as e:
+                raise ReportError("cannot write %r: %s" % (args.svg, e.strerror or e)) from None
+            lines.append("svg: %s" % args.svg)
+    except ReportError as e:
+        sys.stderr.write("report: %s\n" % e)
+        return 2
+    print("\n".join(lines))
+    return 0
