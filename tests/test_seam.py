@@ -147,6 +147,20 @@ class SourceTest(unittest.TestCase):
                 self.assertTrue(any(graph.values()))
                 self.assertEqual(circles(graph), [])
 
+    def test_only_entry_points_put_folders_on_sys_path(self):
+        libraries = [p for folder in (SDK, os.path.join(GRADER, "group_testing"))
+                     for p in python_files(folder)]
+        commands = [os.path.join(GRADER, name + ".py") for name in sorted(ENTRY_POINTS)]
+        tq_commands = {"compare", "grade", "local", "policy", "report", "selfcheck", "sets"}
+        for path in libraries + commands + list(python_files(os.path.join(TQ, "tq"))):
+            name = os.path.basename(path)[:-3]
+            with self.subTest(file=os.path.relpath(path, support.ROOT)):
+                with open(path, encoding="utf-8") as f:
+                    text = f.read()
+                if path.startswith(os.path.join(TQ, "tq")) and name in tq_commands:
+                    continue          # twenty questions' commands: the SDK's folder, then tq
+                self.assertNotIn("sys.path", text)      # run from grader/, the SDK is there
+
     def test_no_sdk_module_is_also_a_command(self):
         for path in python_files(SDK):
             with self.subTest(file=os.path.relpath(path, support.ROOT)):

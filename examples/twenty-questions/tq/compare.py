@@ -60,9 +60,7 @@ import sys
 PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REPOSITORY = os.path.normpath(os.path.join(PROJECT, os.pardir, os.pardir))
 ROOT_GRADER = os.path.join(REPOSITORY, "grader")
-for path in (PROJECT, ROOT_GRADER):
-    if path not in sys.path:
-        sys.path.insert(0, path)
+sys.path[:0] = [p for p in (ROOT_GRADER, PROJECT) if p not in sys.path]   # the SDK's grader/, tq
 
 from arh_grader import Oracle, integrity, options, stopping  # noqa: E402
 from arh_grader.compare import log as compare_log  # noqa: E402  (the SDK's results file)

@@ -13,10 +13,9 @@ import os
 import sys
 
 PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-for path in (PROJECT, os.path.join(PROJECT, "grader"),                    # in a container
-             os.path.join(PROJECT, os.pardir, os.pardir, "grader")):    # in the repository
-    if os.path.isdir(path) and path not in sys.path:
-        sys.path.insert(0, path)
+sys.path[:0] = [p for p in (os.path.join(PROJECT, os.pardir, os.pardir, "grader"),  # SDK, here
+                            os.path.join(PROJECT, "grader"), PROJECT)   # or in a container; tq
+                 if os.path.isdir(p) and p not in sys.path]
 
 from arh_grader import Oracle, WorkerClient, engine, options  # noqa: E402
 

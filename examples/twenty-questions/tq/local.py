@@ -36,9 +36,7 @@ import sys
 PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REPOSITORY = os.path.normpath(os.path.join(PROJECT, os.pardir, os.pardir))
 ROOT_GRADER = os.path.join(REPOSITORY, "grader")
-for path in (PROJECT, ROOT_GRADER):
-    if path not in sys.path:
-        sys.path.insert(0, path)
+sys.path[:0] = [p for p in (ROOT_GRADER, PROJECT) if p not in sys.path]   # the SDK's grader/, tq
 
 # the template's SDK
 from arh_grader import engine, integrity, local_run, options, report  # noqa: E402

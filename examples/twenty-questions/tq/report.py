@@ -32,9 +32,7 @@ import sys
 
 PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROOT_GRADER = os.path.join(PROJECT, os.pardir, os.pardir, "grader")
-for path in (PROJECT, ROOT_GRADER):
-    if path not in sys.path:
-        sys.path.insert(0, path)
+sys.path[:0] = [p for p in (ROOT_GRADER, PROJECT) if p not in sys.path]   # the SDK's grader/, tq
 
 from arh_grader import report_cli  # noqa: E402  (the template's report)
 
