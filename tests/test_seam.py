@@ -140,7 +140,7 @@ class SourceTest(unittest.TestCase):
             self.assert_imports_within(paths, set())  # relative imports only: arh_grader's own
 
     def test_the_sdk_and_each_problems_package_hold_no_import_circle(self):
-        for folder in (SDK, os.path.join(GRADER, "group_testing")):
+        for folder in (SDK, os.path.join(GRADER, "group_testing"), os.path.join(TQ, "tq")):
             with self.subTest(package=os.path.relpath(folder, support.ROOT)):
                 modules = package_modules(folder)
                 graph = import_graph(modules)
@@ -161,8 +161,8 @@ class SourceTest(unittest.TestCase):
                     continue          # twenty questions' commands: the SDK's folder, then tq
                 self.assertNotIn("sys.path", text)      # run from grader/, the SDK is there
 
-    def test_no_sdk_module_is_also_a_command(self):
-        for path in python_files(SDK):
+    def test_no_module_of_the_sdk_or_of_group_testing_is_also_a_command(self):
+        for path in [*python_files(SDK), *python_files(os.path.join(GRADER, "group_testing"))]:
             with self.subTest(file=os.path.relpath(path, support.ROOT)):
                 with open(path, encoding="utf-8") as f:
                     self.assertNotIn('__name__ == "__main__"', f.read())

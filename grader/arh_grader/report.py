@@ -35,7 +35,6 @@ import os
 import re
 import statistics
 
-from . import picture
 from .problem import NUMBER  # noqa: F401  (the types of a number in an item, not bool)
 
 TOP = 10                 # instances listed under problem.ROWS and under lost_most

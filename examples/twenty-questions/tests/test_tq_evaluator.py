@@ -3,16 +3,17 @@
 import unittest
 
 import tq_support  # noqa: F401  (puts tq and the SDK on sys.path)
-from tq import data, evaluator, policy, score
+from tq import data, evaluator, policy_file, score
 
 ANIMAL = 5
 
 
 def graph(*nodes, root=0):
     """A checked policy of these nodes (dicts), with the pools' digests."""
-    return policy.check({"schema": policy.SCHEMA, "animals_sha256": data.ANIMALS_SHA256,
-                         "questions_sha256": data.QUESTIONS_SHA256, "root": root,
-                         "nodes": list(nodes)})
+    return policy_file.check({"schema": policy_file.SCHEMA,
+                              "animals_sha256": data.ANIMALS_SHA256,
+                              "questions_sha256": data.QUESTIONS_SHA256, "root": root,
+                              "nodes": list(nodes)})
 
 
 def ask(question, yes, no):

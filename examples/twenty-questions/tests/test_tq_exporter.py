@@ -4,7 +4,7 @@ identical subgraphs are merged, and a tester no graph represents is refused."""
 import unittest
 
 import tq_support
-from tq import data, direct, evaluator, exporter, policy, score, sets
+from tq import data, direct, evaluator, exporter, policy_file, score, sets
 
 DEV = [item["animal"] for item in sets.read_set(sets.DEV_FILE)]
 
@@ -12,8 +12,8 @@ DEV = [item["animal"] for item in sets.read_set(sets.DEV_FILE)]
 def via_file(case, value):
     """The policy after a round trip through a ZIP and the validator."""
     path = tq_support.tmpdir(case) + "/submission.zip"
-    policy.write(path, value)
-    return policy.load(path)
+    policy_file.write(path, value)
+    return policy_file.load(path)
 
 
 class BaselineExportTest(unittest.TestCase):

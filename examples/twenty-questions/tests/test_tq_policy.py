@@ -13,7 +13,7 @@ import warnings
 import zipfile
 
 import tq_support
-from tq import data, policy
+from tq import data, policy, policy_file
 
 
 def minimal():
@@ -188,15 +188,15 @@ class ValidatorTest(unittest.TestCase):
         return path
 
     def test_valid_policies(self):
-        self.assertEqual(policy.load(self.write("policy.json", GOOD)), minimal())
-        self.assertEqual(policy.load(self.write("p.zip", zip_of(("policy.json", GOOD)))),
+        self.assertEqual(policy_file.load(self.write("policy.json", GOOD)), minimal())
+        self.assertEqual(policy_file.load(self.write("p.zip", zip_of(("policy.json", GOOD)))),
                          minimal())
         pretty = json.dumps(minimal(), indent=2).encode()
-        self.assertEqual(policy.load(self.write("policy.json", pretty)), minimal())
+        self.assertEqual(policy_file.load(self.write("policy.json", pretty)), minimal())
         largest = minimal()
         largest["nodes"] = [{"type": "stop"}] * 32767
         largest["root"] = 32766
-        self.assertEqual(len(policy.check(largest)["nodes"]), 32767)
+        self.assertEqual(len(policy_file.check(largest)["nodes"]), 32767)
 
     def test_the_table_is_refused(self):
         cases = ([(name, "policy.json", text.encode("utf-8"), words)
@@ -208,8 +208,8 @@ class ValidatorTest(unittest.TestCase):
         for name, file_name, blob, words in cases:
             with self.subTest(case=name):
                 path = self.write(file_name, blob)
-                with self.assertRaises(policy.PolicyError) as caught:
-                    policy.load(path)
+                with self.assertRaises(policy_file.PolicyError) as caught:
+                    policy_file.load(path)
                 self.assertIn(words, str(caught.exception))
                 out = io.StringIO()
                 with contextlib.redirect_stdout(out):
@@ -222,8 +222,8 @@ class ValidatorTest(unittest.TestCase):
         blobs = []
         for name in ("a.zip", "b.zip", "c.json"):
             path = os.path.join(folder, name)
-            policy.write(path, minimal())
-            self.assertEqual(policy.load(path), minimal())
+            policy_file.write(path, minimal())
+            self.assertEqual(policy_file.load(path), minimal())
             with open(path, "rb") as f:
                 blobs.append(f.read())
         self.assertEqual(blobs[0], blobs[1])

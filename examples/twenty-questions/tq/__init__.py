@@ -6,7 +6,8 @@ Modules, one job each:
 - sets: the public sets, the drawing of held-out sets, a set's checks;
 - problem: the rules as the grader's oracle applies them;
 - direct: a tester run in-process on a set, counted by the rules;
-- policy: the policy.json format, its validator and the `policy.py` command;
+- policy_file: the policy.json format and its validator;
+- policy: the `policy.py` command that validates, evaluates and exports one;
 - evaluator: a policy graph walked on the frozen matrix;
 - exporter: a deterministic tester turned into its policy graph;
 - plugin: the problem as the template's run engine and report see it;

@@ -1,7 +1,7 @@
 """The evaluator of the declarative route: a policy graph walked on the
 frozen matrix, round by round, as the original contest's platform walks it.
 
-    policy = tq.policy.load("submission.zip")       # checked first
+    policy = tq.policy_file.load("submission.zip")  # checked first
     rounds = evaluator.evaluate(policy, [261, 661, 557])
     score.mean_score(rounds)
 

@@ -1,7 +1,7 @@
 """The exporter: a deterministic tester turned into its policy graph.
 
     policy, (nodes, before) = exporter.export(direct.load_tester("src/tester.py").play)
-    tq.policy.write("submission.zip", policy)
+    tq.policy_file.write("submission.zip", policy)
 
 The tester is run in-process (tq.direct) once on every animal of the pool,
 and the calls of all those rounds are laid into one tree keyed by the
@@ -20,7 +20,7 @@ tester's calls, so tq.evaluator gives the same rounds as tq.direct.
 """
 
 from tq import data, direct
-from tq.policy import MAX_NODES, SCHEMA
+from tq.policy_file import MAX_NODES, SCHEMA
 from tq.score import BUDGET
 
 _STOP = "stop"          # a trie node where play returned with calls left
@@ -115,7 +115,7 @@ def _merge(root):
 def export(play, *, animals=None):
     """(policy, (nodes, trie_nodes)): the policy graph of `play` explored on
     `animals` (the whole pool by default), as a dict ready for
-    tq.policy.write, with its node count and the count before merging.
+    tq.policy_file.write, with its node count and the count before merging.
     ExportError as the module says; direct.TesterError if play fails."""
     animals = range(data.ANIMALS) if animals is None else animals
     root, size = _trie(play, animals)
