@@ -1,14 +1,14 @@
-"""The characteristics of the comparison's default test
-(arh_grader/compare/betting.py) on realistic score differences, simulated:
-P(accept), comparisons, and the confidence sequence's coverage at the stop,
-for each pair of real testers (group_testing/pairs.py) shifted to each
-target mean E[d].
+"""The characteristics of the comparison's default test (grader/betting.py)
+on realistic score differences, simulated: P(accept), comparisons, and the
+confidence sequence's coverage at the stop, for each pair of real testers
+(group_testing/pairs.py) shifted to each target mean E[d].
 
     python3 grader/betting_table.py                 # 200 runs a cell, about a minute
     python3 grader/betting_table.py --runs 1000     # the manual's table
 
 The test's settings are options, as in grader/compare.py. The runs are
-seeded: the same command prints the same table.
+seeded: the same command prints the same table. The test itself is
+arh_grader/compare/betting.py.
 """
 
 import argparse
