@@ -6,7 +6,7 @@ what it does is explained.
 
 import sys
 
-import betting
+from arh_grader.compare import betting
 from group_testing.chain import main
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ import unittest
 
 import support
 
-import betting  # noqa: E402
+from arh_grader.compare import betting  # noqa: E402
 from group_testing import chain, pairs  # noqa: E402
 
 EXPECTED = {               # seed 0: each step's (decision, comparisons)

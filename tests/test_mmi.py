@@ -9,6 +9,7 @@ import unittest
 
 import support
 import mmi
+from arh_grader import stats
 
 
 class BootstrapTest(unittest.TestCase):
@@ -27,9 +28,9 @@ class BootstrapTest(unittest.TestCase):
 
     def test_the_fit_s_shared_resamples_are_mmi_s_bootstrap_bit_for_bit(self):
         """grader/fit.py draws the resampled indices once per length and
-        reuses them: the same floats as mmi.bootstrap_se, for any scores."""
-        import fit
-        shared = fit.SharedResamples()
+        reuses them (arh_grader.stats.SharedResamples): the same floats as
+        mmi.bootstrap_se, for any scores."""
+        shared = stats.SharedResamples(seed=mmi.SEED)
         rng = random.Random(7)
         for k, resamples, seed in ((40, mmi.RESAMPLES, mmi.SEED), (500, 1000, mmi.SEED),
                                    (2, 300, "other"), (7, 500, mmi.SEED)):

@@ -14,8 +14,8 @@ i = 0, 1, ...) are counted in process by a plain function, as pairs.py
 does, and each instance's difference (challenger's tests / baseline minus
 the incumbent's) goes to betting.MeanRecord with its default settings
 (alpha = beta = 0.05, delta = 0.005) until it decides. Each seed's stream
-is "chain/SEED/STEP". The command hands in the betting module (this
-package imports nothing of the grader's but the SDK).
+is "chain/SEED/STEP". The command hands in the betting module (the
+SDK's arh_grader.compare.betting).
 """
 
 import argparse
