@@ -230,7 +230,7 @@ class ConstantsTest(unittest.TestCase):
         said(self, "Reading the answers saves tens of bits an instance.")
 
     def test_the_worker_ends_soon_after_local_py(self):
-        poll = float(re.search(r"\nPARENT_POLL = ([0-9.]+)", read("harness/worker.py")).group(1))
+        poll = float(re.search(r"\nPARENT_POLL = ([0-9.]+)", read("harness/arh_worker.py")).group(1))
         self.assertLess(poll, 0.5)
         said(self, "(the worker's group ends within a second; a process that left the group "
              "lives on)")
@@ -243,7 +243,7 @@ class ConstantsTest(unittest.TestCase):
         self.assertEqual((client.CONTRACT, client.FIRST), ((1, 1), (1, 0)))
         said(self, "(`contract: %d.%d`, the one the worker's `/health` names; none is %d.%d)"
              % (client.CONTRACT + client.FIRST), "README.md")
-        worker = read("harness/worker.py")
+        worker = read("harness/arh_worker.py")             # the template's default
         port = re.search(r'"AR_ORACLE_URL", "http://127\.0\.0\.1:(\d+)/"', worker).group(1)
         said(self, "serving the oracle on `--oracle-port` (%s by default, the worker's default "
              "`AR_ORACLE_URL`)" % port, "README.md")
