@@ -42,6 +42,17 @@ class ChainTest(unittest.TestCase):
     def test_the_last_step_is_kept(self):          # about 15 s of CPU: the manual quotes it
         self.check_step(*chain.STEPS[-1])
 
+    def test_the_real_run_of_the_last_step_is_what_compare_decides(self):
+        """compare.py's run on seed chain-real draws the same stream and
+        scores the same differences: the decision the manual quotes."""
+        strongest, informed = chain.STEPS[-1]
+        record, values = chain.step(betting, pairs.load(strongest), pairs.load(informed),
+                                    "chain-real")
+        self.assertEqual((record.decision, record.comparisons), ("accept", 351))
+        self.assertIn("--incumbent tests/testers/informed.py --state .loop/chain-real.json "
+                      "--seed chain-real`, accepted after %d comparisons (score difference "
+                      "%.4f)" % (record.comparisons, sum(values) / len(values)), program())
+
     @unittest.skipUnless(os.environ.get("CHAIN_FULL"), "about 10 minutes: CHAIN_FULL=1 runs it")
     def test_every_seed_keeps_every_step(self):
         status, out, err = support.run_command(self, "grader/chain.py", timeout=3600)
