@@ -111,10 +111,11 @@ def run_one(contender, index, instance, *, timeout):
 
 # ---- the run ---------------------------------------------------------------
 
-def compare(data, record, contenders, watch, *, state, timeout, stream=sys.stderr):
+def compare(data, record, contenders, watch, *, state, timeout, stream=None):
     """Run comparisons until `record` decides or the challenger is suspect,
     saving `data` after each; None, or the Failure that ended the run (its
     message names the comparison)."""
+    stream = sys.stderr if stream is None else stream     # at the call: redirectable
     seed = data["seed"]
     while watch.verdict(record)[0] == sprt.CONTINUE:
         number = record.comparisons + 1
@@ -151,9 +152,10 @@ def compare(data, record, contenders, watch, *, state, timeout, stream=sys.stder
     return None
 
 
-def replay(state, data, contenders, *, timeout, stream=sys.stderr):
+def replay(state, data, contenders, *, timeout, stream=None):
     """Run a few saved comparisons again (compare_state.replay_choice);
     UsageError unless every tester makes the tests the file says."""
+    stream = sys.stderr if stream is None else stream     # at the call: redirectable
     chosen = compare_state.replay_choice(data["comparisons"])
     for index in chosen:
         instance = instances.draw_instance(data["seed"], index)

@@ -84,7 +84,8 @@ def start_worker(case, oracle_url, tester=SPLITTING, *, home=None):
     """A live worker process (harness/worker.py) whose folder is `home`
     (the one it may write in; default a fresh one); (process, URL)."""
     proc, url = local_run.start_worker(oracle_url=oracle_url, tester=tester, timeout=20,
-                                       worker=local.WORKER, cwd=home or tmpdir(case))
+                                       worker=local.WORKER, cwd=home or tmpdir(case),
+                                       quiet=not SHOW)        # its stacks, with GT_SHOW=1
     case.addCleanup(local_run.stop_worker, proc)
     return proc, url
 

@@ -80,7 +80,7 @@ class WithoutWallsTest(unittest.TestCase):
     def run_main(self, challenger, incumbent, folder):
         out = io.StringIO()
         with mock.patch.object(sandbox, "abi", return_value=0), \
-                contextlib.redirect_stdout(out):
+                contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
             status = compare.main(["--challenger", challenger, "--incumbent", incumbent,
                                    "--state", os.path.join(folder, "state.json"),
                                    "--log", os.path.join(folder, "results.tsv"),

@@ -154,8 +154,8 @@ class FaultTest(unittest.TestCase):
                 pids = recorded(stderr)
                 self.addCleanup(kill_recorded, pids, folder)
                 left = wait_gone(pids)
-                print("\nfault: %-21s kind %-9s in %.1f s; %d process(es), %d left"
-                      % (name, result["kind"], elapsed, len(pids), len(left)), file=sys.stderr)
+                support.show("fault: %-21s kind %-9s in %.1f s; %d process(es), %d left"
+                             % (name, result["kind"], elapsed, len(pids), len(left)))
                 self.assertEqual(status, 1, stderr[-2000:])
                 self.assertEqual((result["status"], result["kind"]), ("invalid", kind))
                 self.assertIn(words, result["message"])
@@ -194,7 +194,7 @@ def find(n, priors, test):
     def test_dies_mid_instance_counts_its_tests(self):
         items = grade.load_set(support.SAMPLE)[:2]
         tester = support.write(self, "tester.py", FAULTS["dies_mid_instance"][0])
-        result = local.evaluate_local(items, tester=tester, settings=dict(SETTINGS))
+        result = local.evaluate_local(items, tester=tester, settings=dict(SETTINGS), quiet=True)
         self.assertEqual((result["kind"], result["index"]), ("no_answer", 0))
         self.assertEqual(result["items"][0]["tests"], 3)
 
@@ -206,7 +206,7 @@ class PrecedenceTest(unittest.TestCase):
         items = items or grade.load_set(support.SAMPLE)[:2]
         tester = support.write(self, "tester.py", source)
         return local.evaluate_local(items, tester=tester,
-                                    settings=dict(settings or SETTINGS))
+                                    settings=dict(settings or SETTINGS), quiet=True)
 
     def test_over_the_cap_wins_over_what_follows(self):
         spam = "try:\n    while True: test([0])\nexcept Exception:\n    pass\n"

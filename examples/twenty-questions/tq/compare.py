@@ -94,9 +94,10 @@ def play_round(contender, index, animal, *, timeout):
     return [session.tests, bool(session.ended_by_answer)]
 
 
-def compare(saved, record, contenders, *, state, timeout, stream=sys.stderr):
+def compare(saved, record, contenders, *, state, timeout, stream=None):
     """Play rounds until the verdict is not `continue`, saving the state
     `saved` after each."""
+    stream = sys.stderr if stream is None else stream     # at the call: redirectable
     order, comparisons = order_of(saved["seed"]), saved["comparisons"]
     while verdict(record, comparisons)[0] == sprt.CONTINUE:
         index = len(comparisons)
@@ -117,9 +118,10 @@ def compare(saved, record, contenders, *, state, timeout, stream=sys.stderr):
             stream.flush()
 
 
-def replay(state, saved, contenders, *, timeout, stream=sys.stderr):
+def replay(state, saved, contenders, *, timeout, stream=None):
     """Play a few saved comparisons again (compare_state.replay_choice);
     UsageError unless both testers play them as the file says."""
+    stream = sys.stderr if stream is None else stream     # at the call: redirectable
     chosen = compare_state.replay_choice(saved["comparisons"])
     for index in chosen:
         entry = saved["comparisons"][index]
