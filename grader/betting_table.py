@@ -1,5 +1,6 @@
-"""The characteristics of the comparison's default test (grader/betting.py)
-on realistic score differences, simulated: P(accept), comparisons, and the
+"""The characteristics of the comparison's default test
+(grader/arh_grader/compare/betting.py) on realistic score differences,
+simulated: P(accept), comparisons, and the
 confidence sequence's coverage at the stop, for each pair of real testers
 (group_testing/pairs.py) shifted to each target mean E[d].
 

@@ -68,15 +68,16 @@ def of(test, values):
 def add_options(parser):
     """--test and every test's settings as options (None when not given)."""
     parser.add_argument("--test", choices=sorted(TESTS), default="mean",
-                        help="the decision: mean (default, grader/betting.py: the mean "
-                             "score difference) or sign (grader/sprt.py: Wald's on wins)")
+                        help="the decision: mean (default, arh_grader/compare/betting.py: the "
+                             "mean score difference) or sign (arh_grader/compare/sprt.py: "
+                             "Wald's on wins)")
     seen = set()
     for test, options in OPTIONS.items():
         for field, option, kind in options:
             if option not in seen:
                 seen.add(option)
                 parser.add_argument(option, dest=field, type=kind,
-                                    help="a setting of --test %s (see grader/%s.py)"
+                                    help="a setting of --test %s (see arh_grader/compare/%s.py)"
                                     % (" and ".join(t for t in OPTIONS if any(
                                         o == option for _, o, _ in OPTIONS[t])),
                                        TESTS[test].__name__.rsplit(".", 1)[-1]))
