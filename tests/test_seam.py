@@ -20,6 +20,7 @@ the console's verdict lines.
 """
 
 import ast
+import inspect
 import json
 import os
 import shutil
@@ -332,9 +333,15 @@ def module_level_problems(folder):
 
 def documented_required():
     """The names under `Required` in Problem's docstring."""
-    text = Problem.__doc__.split("Required (")[1].split("Optional (")[0]
+    text = problem_doc().split("Required (")[1].split("Optional (")[0]
     return sorted(line.split()[0].split("(")[0] for line in text.splitlines()[1:]
-                  if line.startswith("        ") and line.strip())
+                  if line.startswith("    ") and line.strip())
+
+
+def problem_doc():
+    """Problem's docstring with its common indent removed (3.13's compiler
+    removes it already, 3.11's keeps it)."""
+    return inspect.cleandoc(Problem.__doc__)
 
 
 class ProblemTest(unittest.TestCase):
@@ -369,8 +376,8 @@ class ProblemTest(unittest.TestCase):
                     lacking()
 
     def test_the_docstrings_minimal_example_makes_a_problem(self):
-        doc = Problem.__doc__
-        code = textwrap.dedent(doc[doc.index("        class Guess(Problem):"):
+        doc = problem_doc()
+        code = textwrap.dedent(doc[doc.index("    class Guess(Problem):"):
                                    doc.index("PROBLEM = Guess()") + len("PROBLEM = Guess()")])
         namespace = {"Problem": Problem, "QueryError": QueryError, "statistics": statistics}
         exec(compile(code, "Problem's example", "exec"), namespace)
