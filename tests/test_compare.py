@@ -41,6 +41,31 @@ def find(n, priors, test):
 
 
 
+def state_of(pid):
+    """The state letter of process `pid` (R, S, T, Z...), None when gone."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rpartition(")")[2].split()[0]
+    except OSError:
+        return None
+
+
+def workers_of(pid):
+    """{pid: state} of the harness workers whose parent is `pid`."""
+    found = {}
+    for name in os.listdir("/proc"):
+        try:
+            with open("/proc/%s/stat" % name) as f:
+                ppid = int(f.read().rpartition(")")[2].split()[1])
+            with open("/proc/%s/cmdline" % name, "rb") as f:
+                command = f.read()
+        except (OSError, ValueError):
+            continue
+        if ppid == pid and b"harness/worker.py" in command:
+            found[int(name)] = state_of(int(name))
+    return found
+
+
 class CommandTest(unittest.TestCase):
     def compare(self, *args, state=None, challenger=CALIBRATION, incumbent=support.SPLITTING):
         """Run the command; (status, stdout lines as a dict, stderr, state path)."""
@@ -423,6 +448,29 @@ def find(n, priors, test):
                          (143, "compare: stopped by SIGTERM before any comparison; no state "
                           "file was written\n"))
         self.assertEqual(sorted(os.listdir(folder)), ["hold"])
+
+    def test_a_killed_run_leaves_no_frozen_worker_behind(self):
+        """compare.py killed (SIGKILL) while one tester plays and the other's
+        worker is frozen: both workers end, the frozen one too."""
+        proc, _, state, _ = self.start_slow(hold=True)   # the 2nd instance holds the challenger
+        self.wait_for(state, 1)
+        frozen = self.poll(lambda: [pid for pid, s in workers_of(proc.pid).items() if s == "T"])
+        workers = list(workers_of(proc.pid))
+        self.assertEqual(len(workers), 2, workers)
+        proc.send_signal(signal.SIGKILL)
+        self.assertEqual(proc.wait(timeout=60), -signal.SIGKILL)
+        self.poll(lambda: not [pid for pid in workers if state_of(pid) not in (None, "Z")])
+        self.assertEqual(len(frozen), 1)
+
+    def poll(self, found, seconds=60):
+        """found()'s first true value within `seconds` (a bound, never a pace)."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            value = found()
+            if value:
+                return value
+            time.sleep(0.02)
+        self.fail("not within %d s" % seconds)
 
     def test_a_killed_run_resumes_without_counting_a_comparison_twice(self):
         proc, args, state, marker = self.start_slow()
