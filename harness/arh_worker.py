@@ -98,7 +98,6 @@ TRACE_CHARS = 2000       # characters of a traceback's end sent to the grader
 REQUEST_TIMEOUT = 60.0   # seconds a connection may wait for each part of a request's head
 BODY_TIMEOUT = 2.0       # seconds a /solve body may take to arrive after its header lines
 PARENT_POLL = 0.2        # seconds between two looks at whether the parent lives
-PR_SET_PDEATHSIG = 1     # prctl's option: the signal this process gets when its parent dies
 MAX_DEADLINE = 86400     # seconds a /solve's deadline may be at most
 STACK_EARLY = 0.5        # seconds before a /solve's deadline that the stacks are printed
 
@@ -347,18 +346,7 @@ class Worker(http.server.ThreadingHTTPServer):
 
 def watch_parent(pid):
     """End this process and its group once `pid` is no longer its parent
-    (it died, SIGKILL included, and the process was handed to another).
-
-    A comparison freezes a worker (SIGSTOP) while the other plays, and a
-    stopped process runs no thread: so on Linux the kernel is asked to
-    send this one SIGCONT when its parent dies (PR_SET_PDEATHSIG), which
-    wakes it, frozen or not, for the watch to end it. SIGCONT does nothing
-    to a process that runs, so a parent thread that ends early is no harm."""
-    try:
-        import ctypes
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(signal.SIGCONT), 0, 0, 0)
-    except (ImportError, OSError, AttributeError):
-        pass                                  # not Linux: the watch alone, when it runs
+    (it died, SIGKILL included, and the process was handed to another)."""
     def watch():
         while os.getppid() == pid:
             time.sleep(PARENT_POLL)

@@ -26,6 +26,7 @@ paths are not Landlock's to wall; a tester has no use for them.
 
 import ctypes
 import os
+import signal
 import struct
 import sys
 import sysconfig
@@ -35,6 +36,7 @@ SYS_CREATE_RULESET, SYS_ADD_RULE, SYS_RESTRICT_SELF = 444, 445, 446   # x86-64 a
 CREATE_RULESET_VERSION = 1 << 0
 RULE_PATH_BENEATH, RULE_NET_PORT = 1, 2
 PR_SET_NO_NEW_PRIVS = 38
+PR_SET_PDEATHSIG = 1         # prctl: the signal a process gets when its parent dies
 
 # file rights, each with the ABI that brought it
 EXECUTE, WRITE_FILE, READ_FILE, READ_DIR = 1 << 0, 1 << 1, 1 << 2, 1 << 3
@@ -180,7 +182,15 @@ class Walls:
 
     def enter(self):
         """In the child, between fork and exec: take the walls for good.
-        Two system calls and nothing else (it runs in a forked child)."""
+        Three system calls and nothing else (it runs in a forked child).
+
+        The first asks the kernel to send the worker SIGCONT when this
+        process dies (PR_SET_PDEATHSIG): a comparison freezes a worker
+        (SIGSTOP) while the other plays, a stopped process runs no thread,
+        and the woken worker's parent watch then ends its group. SIGCONT
+        does nothing to a process that runs."""
+        if self._libc is not None:
+            self._libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGCONT), 0, 0, 0)
         if self.fd is None:
             return
         if self._libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 or \
