@@ -210,16 +210,7 @@ def guarded(args):
         return run(args)
     except stopping.Stopped as stop:
         name, status = stopping.SIGNALS[stop.signum]
-        data = None
-        with contextlib.suppress(sprt.StateError):
-            data = compare_state.load(args.state)
-        if data is None:
-            sys.stderr.write("compare: stopped by %s before any comparison; no state file "
-                             "was written\n" % name)
-        else:
-            sys.stderr.write("compare: stopped by %s; %s keeps %d comparisons, and the same "
-                             "command resumes from there\n"
-                             % (name, args.state, len(data.get("comparisons") or [])))
+        sys.stderr.write(compare_state.stopped_line(name, args.state) + "\n")
         return status
 
 

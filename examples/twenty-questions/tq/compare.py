@@ -254,16 +254,7 @@ def guarded(args):
         return 2
     except stopping.Stopped as stop:
         name, status = stopping.SIGNALS[stop.signum]
-        saved = None
-        with contextlib.suppress(sprt.StateError):
-            saved = compare_state.load(args.state)
-        if saved is None:
-            sys.stderr.write("compare: stopped by %s before any comparison; no state file "
-                             "was written\n" % name)
-        else:
-            sys.stderr.write("compare: stopped by %s; %s keeps %d comparisons, and the same "
-                             "command resumes from there\n"
-                             % (name, args.state, len(saved.get("comparisons") or [])))
+        sys.stderr.write(compare_state.stopped_line(name, args.state) + "\n")
         return status
 
 

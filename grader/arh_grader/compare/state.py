@@ -146,6 +146,20 @@ def load(path):
     return load_json(path)
 
 
+def stopped_line(name, path):
+    """The one line a comparison stopped by the signal `name` (Ctrl-C,
+    SIGTERM) prints: how many comparisons the state file at `path` keeps."""
+    data = None
+    try:
+        data = load(path)
+    except sprt.StateError:
+        pass
+    if data is None:
+        return "compare: stopped by %s before any comparison; no state file was written" % name
+    return ("compare: stopped by %s; %s keeps %d comparisons, and the same command resumes "
+            "from there" % (name, path, len(data.get("comparisons") or [])))
+
+
 def outcome(challenger, incumbent):
     """WIN, LOSS or DRAW for the challenger from the two tests counts; None
     (past the deadline) loses to any count, and two Nones draw."""
