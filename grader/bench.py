@@ -44,13 +44,13 @@ import tempfile
 import threading
 import time
 
-import grade
-import local
 import selfcheck
 from arh_grader import Oracle, Spec, canonical, local_run
+from arh_grader.commands import local
 from group_testing import instances, problem
+from group_testing.plugin import PROBLEM
 
-WORKER = grade.PROBLEM.WORKER
+WORKER = PROBLEM.WORKER
 REQUESTS = 5000          # timed round trips of each kind
 WARMUP = 200             # round trips made before timing starts
 INSTANCES = 500          # instances of the full run
@@ -241,7 +241,7 @@ def _run_local(items_path, tester, out):
     local_run.stop_worker = measure_and_stop
     started = time.perf_counter()
     with contextlib.redirect_stdout(sys.stderr):
-        status = local.main(["--items", items_path, "--tester", tester, "--out", out])
+        status = local.main(PROBLEM, ["--items", items_path, "--tester", tester, "--out", out])
     wall = time.perf_counter() - started
     if status != 0 or len(worker_peaks) != 1:
         raise RuntimeError("local.py exited with status %d after %d worker(s)"

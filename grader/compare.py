@@ -72,8 +72,7 @@ import os
 import secrets
 import sys
 
-import grade
-from arh_grader import Oracle, integrity, stopping
+from arh_grader import engine, integrity, stopping
 from arh_grader.compare import log as compare_log
 from arh_grader.compare import settings as test_settings
 from arh_grader.compare import sprt
@@ -84,18 +83,17 @@ from arh_grader.compare.state import REFERENCE, ROLES
 from arh_grader.contender import Contender, TesterChanged, sha256_of
 from group_testing import instances, problem
 from group_testing.comparison import Watch, baseline_and_cap
+from group_testing.plugin import PROBLEM
 
-WORKER = grade.PROBLEM.WORKER
+WORKER = PROBLEM.WORKER
 POSITION = {"challenger": 0, "incumbent": 1, REFERENCE: 3}    # of a role's tests in an entry
 PUBLIC_SEEDS = {instances.SAMPLE_SEED: "the public sample's seed",
                 "group-testing-500": "the seed of the 500-instance set (grader/headroom.py)"}
 
 
-def mmi_setting(path=None):
-    """The MMI of autoresearch.toml's [metric] (absolute, in relative_tests);
-    `path` another settings file."""
-    return float(grade.load_settings(grade.SETTINGS if path is None else path,
-                                     table="metric")["mmi"])
+def mmi_setting():
+    """The MMI of autoresearch.toml's [metric] (absolute, in relative_tests)."""
+    return float(PROBLEM.table("metric")["mmi"])
 
 
 # ---- one tester on one instance -----------------------------------------
@@ -232,7 +230,7 @@ def options(args):
             raise UsageError("%s %r is not in an existing folder" % (option, path))
     timeout = args.instance_timeout
     if timeout is None:
-        timeout = float(grade.load_settings()["instance_timeout_s"])
+        timeout = PROBLEM.settings().instance_timeout_s
     if not (math.isfinite(timeout) and timeout > 0):
         raise UsageError("--instance-timeout must be a positive number of seconds, got %r"
                          % timeout)
@@ -254,18 +252,16 @@ def run(args):
                 settings, record = compare_state.check(args.state, data, settings=settings,
                                                        seed=args.seed, testers=testers,
                                                        instance=baseline_and_cap)
-            oracle = Oracle(idle_timeout=timeout + 5).start()
-            try:
-                with contextlib.ExitStack() as stack:
-                    contenders = {role: stack.enter_context(Contender(
-                        getattr(args, role), role=role, problem=grade.PROBLEM, oracle=oracle,
-                        private=(args.state, args.log, args.sample_result),
-                        start_timeout=float(grade.load_settings()["worker_start_timeout_s"])))
-                        for role in roles}
-                    return take_up(args, data, settings, record if data else None, testers,
-                                   contenders, timeout=timeout, sample=sample)
-            finally:
-                oracle.stop()
+            run_settings = PROBLEM.settings().replace(instance_timeout_s=timeout)
+            with engine.serving(settings=run_settings) as oracle, \
+                    contextlib.ExitStack() as stack:
+                contenders = {role: stack.enter_context(Contender(
+                    getattr(args, role), role=role, problem=PROBLEM, oracle=oracle,
+                    private=(args.state, args.log, args.sample_result),
+                    start_timeout=run_settings.worker_start_timeout_s))
+                    for role in roles}
+                return take_up(args, data, settings, record if data else None, testers,
+                               contenders, timeout=timeout, sample=sample)
     except (UsageError, sprt.StateError) as e:
         sys.stderr.write("compare: %s\n" % e)
         return 2
@@ -277,7 +273,7 @@ def take_up(args, data, settings, record, testers, contenders, *, timeout, sampl
     log_before = compare_log.fingerprint(args.log)
     outputs = [os.path.dirname(os.path.abspath(p))
                for p in (args.state, args.log, args.sample_result) if p]
-    base = integrity.baseline(grade.ROOT, editable=("src",), outputs=outputs)
+    base = integrity.baseline(PROBLEM.REPOSITORY, editable=PROBLEM.EDITABLE, outputs=outputs)
     if data is None:
         seed = args.seed if args.seed is not None else secrets.token_hex(16)
         data, record = compare_state.new(settings, seed, testers), settings.record()

@@ -36,11 +36,10 @@ import signal
 import sys
 import tempfile
 
-import grade
-import local
-from arh_grader import Failure, local_run, options
+from arh_grader import Failure, engine, local_run, options
 from arh_grader.report import display_path
 from group_testing import diagnosis, instances
+from group_testing.plugin import PROBLEM
 
 NOTE = ("note: a debugging aid for one instance, never a judge: the score is "
         "grader/local.py's count of tests")
@@ -65,11 +64,11 @@ def choose(parser, args):
             parser.error("--count goes with --seed, got --count %r alone" % args.count)
         if args.index is None:
             parser.error("give --index K, or --seed S with --index K or --count C")
-        path = args.items or grade.SAMPLE
+        path = args.items or PROBLEM.SAMPLE
         if not os.path.isfile(path):
             parser.error("--items: no such file %r" % path)
         try:
-            items = grade.load_set(path)
+            items = PROBLEM.load_set(path)
         except Failure as e:
             parser.error("--items %r: %s" % (path, e.message))
         if args.index >= len(items):
@@ -92,8 +91,8 @@ def run(item, index, tester):
     """The tester's run on `item` in a fresh worker: (result, pools, answers)."""
     folder = tempfile.mkdtemp(prefix="diagnose-")
     try:
-        result = local.evaluate_local([item], tester=tester, settings=grade.load_settings(),
-                                      transcripts=folder, indexes=[index])
+        result = local_run.evaluate_local([item], tester=tester, settings=PROBLEM.settings(),
+                                          transcripts=folder, indexes=[index], problem=PROBLEM)
         if result["status"] != "valid":
             return result, None, None
         with open(os.path.join(folder, "instance-%04d.jsonl" % index), "rb") as f:
@@ -122,7 +121,7 @@ def table(rows):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tester", default=local.TESTER,
+    parser.add_argument("--tester", default=PROBLEM.TESTER,
                         help="the tester file the worker imports (default: src/tester.py)")
     parser.add_argument("--index", type=index_type, metavar="K",
                         help="the instance (0 is the first)")
@@ -151,8 +150,8 @@ def main(argv=None):
         return 130
     print(NOTE)
     if result["status"] != "valid":
-        print("\n".join(grade.summary_lines(result)))
-        return 2 if grade.exit_status(result) else 1
+        print("\n".join(engine.summary_lines(result, problem=PROBLEM)))
+        return 2 if engine.exit_status(result) else 1
     sys.stderr.write("diagnose: %d tests recorded; the chance of each\n" % len(pools))
     try:
         rows = diagnosis.diagnose(item["priors"], pools, answers, samples=args.samples)

@@ -4,12 +4,14 @@ options are explained.
     python3 grader/headroom.py
 """
 
+import functools
 import sys
 
-import grade
-import mmi
+from arh_grader import stats
 from group_testing.headroom import main
+from group_testing.plugin import PROBLEM
 
 if __name__ == "__main__":
-    sys.exit(main(bootstrap_se=mmi.bootstrap_se,
-                  mmi_value=grade.load_settings(table="metric")["mmi"]))
+    sys.exit(main(bootstrap_se=functools.partial(stats.bootstrap_se,
+                                                 seed=PROBLEM.RESAMPLING_SEED),
+                  mmi_value=PROBLEM.table("metric")["mmi"]))

@@ -33,23 +33,14 @@ group testing's problem object (group_testing/plugin.py, PROBLEM) describes
 its instances: their fields, floor, families and columns.
 """
 
-import os
 import sys
 
-from arh_grader import report, report_cli
-from group_testing import plugin
-
-SCRIPT = os.path.abspath(__file__)
-
-
-def command_for(result_path):
-    """The command that reports on a result and draws it beside it."""
-    return report.command_for(result_path, script=SCRIPT)
+from arh_grader.commands import report
+from group_testing.plugin import PROBLEM
 
 
 def main(argv=None):
-    return report_cli.main(argv, problem=plugin.PROBLEM,
-                           description=__doc__.split("\n\n")[0], made_by="grader/local.py")
+    return report.main(PROBLEM, argv, doc=__doc__)
 
 
 if __name__ == "__main__":

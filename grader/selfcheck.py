@@ -20,24 +20,23 @@ being improved.
 import argparse
 import json
 import os
-import shutil
 import sys
 import tempfile
 
-import grade
-import local
-from arh_grader import Failure, Oracle, WorkerClient, engine, local_run, write_json
+from arh_grader import Failure, engine, local_run, write_json
+from arh_grader.settings import Settings
+from group_testing.plugin import PROBLEM
 
 INSTANCES = 3                 # the sample's first instances, for every case
 # Deadlines in seconds. A case that finishes gets far more time than it needs,
 # so a loaded machine does not change its verdict; only the cases that hang
 # wait for HANG_TIMEOUT_S, which still leaves over_cap_then_hang many times
 # the time its 2n + 65 tests take.
-SETTINGS = {"instance_timeout_s": 60.0, "run_timeout_s": 300.0,
-            "worker_start_timeout_s": 30.0}
+SETTINGS = Settings(instance_timeout_s=60.0, run_timeout_s=300.0,
+                    worker_start_timeout_s=30.0)
 HANG_TIMEOUT_S = 3.0
 
-with open(os.path.join(grade.ROOT, "grader", "group_testing", "calibration.py"), encoding="utf-8") as _f:
+with open(os.path.join(PROBLEM.ROOT, "grader", "group_testing", "calibration.py"), encoding="utf-8") as _f:
     # binary splitting as a tester file: exactly problem.baseline_tests's count
     BASELINE = _f.read().replace("def find(", "def grouped_find(") + """
 
@@ -72,8 +71,8 @@ def settings_for(name):
     """The deadlines of case `name`: SETTINGS, with HANG_TIMEOUT_S for the
     cases that hang."""
     if "hang" in name:
-        return dict(SETTINGS, instance_timeout_s=HANG_TIMEOUT_S)
-    return dict(SETTINGS)
+        return SETTINGS.replace(instance_timeout_s=HANG_TIMEOUT_S)
+    return SETTINGS
 
 
 def scores_one(result):
@@ -189,9 +188,9 @@ def run_case(name, expected, source, check, items, workdir):
     else:
         results = local_run.evaluate_runs(
             items, repeat=2 if expected == "nondeterministic" else 1, settings=settings,
-            tester=tester, quiet=True, problem=grade.PROBLEM)
+            tester=tester, quiet=True, problem=PROBLEM)
         if len(results) == 2 and engine.run_verdict(results[0]) == "valid":
-            differ = local_run.first_difference(results, keys=grade.PROBLEM.REPEATED)
+            differ = local_run.first_difference(results, keys=PROBLEM.REPEATED)
             if differ:
                 return "nondeterministic", differ
     got = engine.run_verdict(results[0])
@@ -203,20 +202,21 @@ def run_case(name, expected, source, check, items, workdir):
 
 def evaluate_blank_line(items, *, tester, folder, settings):
     """`items` written to a set file whose line BLANK_LINE is blank, then
-    read as grade.run reads a set: the result of a run on that file."""
+    read as engine.run reads a set: the result of a run on that file."""
     path = os.path.join(folder, "items.jsonl")
     lines = [json.dumps(item) + "\n" for item in items]
     lines.insert(BLANK_LINE - 1, "\n")
     with open(path, "w", encoding="utf-8") as f:
         f.writelines(lines)
     try:
-        loaded = grade.load_set(path)
+        loaded = PROBLEM.load_set(path)
     except Failure as failure:
-        return grade.summarize([], failure)
-    return local.evaluate_local(loaded, tester=tester, settings=dict(settings), quiet=True)
+        return engine.summarize(PROBLEM, [], failure)
+    return local_run.evaluate_local(loaded, tester=tester, settings=settings, quiet=True,
+                                    problem=PROBLEM)
 
 
-class FailingOracle(type(grade.PROBLEM)):
+class FailingOracle(type(PROBLEM)):
     """Group testing with an answer that raises on every valid test."""
 
     def answer_query(self, secret, query):
@@ -224,36 +224,22 @@ class FailingOracle(type(grade.PROBLEM)):
 
 
 def evaluate_failing_oracle(items, *, tester, settings):
-    """local.evaluate_local's run, with an oracle whose answer function
+    """local_run.evaluate_local's run, with an oracle whose answer function
     raises on every valid test (FailingOracle's): the grader's own fault."""
-    oracle = Oracle(idle_timeout=settings["instance_timeout_s"] + 5).start()
-    proc, home = None, tempfile.mkdtemp(prefix="worker-")
-    try:
-        proc, url = local_run.start_worker(oracle_url=oracle.url, tester=tester, quiet=True,
-                                           worker=local.WORKER, cwd=home,
-                                           timeout=settings["worker_start_timeout_s"])
-        return engine.evaluate(items, problem=FailingOracle(), oracle=oracle,
-                               worker=WorkerClient(url),
-                               instance_timeout=settings["instance_timeout_s"],
-                               run_timeout=settings["run_timeout_s"],
-                               start_timeout=settings["worker_start_timeout_s"])
-    finally:
-        if proc is not None:
-            local_run.stop_worker(proc)
-        oracle.stop()
-        shutil.rmtree(home, ignore_errors=True)
+    return local_run.evaluate_local(items, tester=tester, settings=settings, quiet=True,
+                                    problem=FailingOracle())
 
 
 def run_twice_identical(items, workdir):
-    """Binary splitting twice through grade.run's writer: same bytes?"""
+    """Binary splitting twice through engine.run's writer: same bytes?"""
     tester = os.path.join(workdir, "twice.py")
     with open(tester, "w", encoding="utf-8") as f:
         f.write(BASELINE)
     blobs = []
     for i in range(2):
         path = os.path.join(workdir, "twice-%d" % i, "result.json")
-        write_json(path, local.evaluate_local(items, tester=tester, quiet=True,
-                                              settings=dict(SETTINGS)))
+        write_json(path, local_run.evaluate_local(items, tester=tester, quiet=True,
+                                                  settings=SETTINGS, problem=PROBLEM))
         with open(path, "rb") as f:
             blobs.append(f.read())
     return blobs[0] == blobs[1]
@@ -263,7 +249,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--case", default="", help="run only cases whose name holds this")
     args = parser.parse_args(argv)
-    items = grade.load_set(grade.SAMPLE)[:INSTANCES]
+    items = PROBLEM.load_set(PROBLEM.SAMPLE)[:INSTANCES]
     with tempfile.TemporaryDirectory(prefix="selfcheck-") as workdir:
         cases = [(name, expected,
                   lambda name=name, expected=expected, source=source, rest=rest: run_case(

@@ -18,16 +18,27 @@ GRADER = os.path.join(ROOT, "grader")
 if GRADER not in sys.path:
     sys.path.insert(0, GRADER)
 
-import grade  # noqa: E402
-import local  # noqa: E402
-from arh_grader import Oracle, Spec, local_run, workers  # noqa: E402
+from arh_grader import Oracle, Spec, engine, local_run, workers  # noqa: E402
+from arh_grader.settings import Settings  # noqa: E402
 from group_testing import problem  # noqa: E402
+from group_testing.plugin import PROBLEM  # noqa: E402
 
 SAMPLE = os.path.join(ROOT, "sample", "items.jsonl")
 SHIPPED = os.path.join(ROOT, "src", "tester.py")   # whatever tester is being improved
 TESTERS = os.path.join(ROOT, "tests", "testers")
 SPLITTING = os.path.join(TESTERS, "splitting.py")  # binary splitting, frozen: known counts
 INFORMED = os.path.join(TESTERS, "informed.py")    # near the information floor
+
+
+def settings(instance_timeout_s, run_timeout_s=60.0, worker_start_timeout_s=10.0):
+    """A run's deadlines in seconds (arh_grader.settings.Settings)."""
+    return Settings(instance_timeout_s=instance_timeout_s, run_timeout_s=run_timeout_s,
+                    worker_start_timeout_s=worker_start_timeout_s)
+
+
+def evaluate_local(items, **options):
+    """local_run.evaluate_local with group testing: a whole run here."""
+    return local_run.evaluate_local(items, problem=PROBLEM, **options)
 
 
 def tmpdir(case):
@@ -84,7 +95,7 @@ def start_worker(case, oracle_url, tester=SPLITTING, *, home=None):
     """A live worker process (harness/worker.py) whose folder is `home`
     (the one it may write in; default a fresh one); (process, URL)."""
     proc, url = local_run.start_worker(oracle_url=oracle_url, tester=tester, timeout=20,
-                                       worker=local.WORKER, cwd=home or tmpdir(case),
+                                       worker=PROBLEM.WORKER, cwd=home or tmpdir(case),
                                        quiet=not SHOW)        # its stacks, with GT_SHOW=1
     case.addCleanup(local_run.stop_worker, proc)
     return proc, url

@@ -10,7 +10,7 @@ import unittest
 
 import support
 import selfcheck
-from support import grade, local, problem
+from support import problem
 
 THREADS = 4                 # battery cases run at once
 # a number standing alone: not part of a word, a path or a longer number
@@ -47,7 +47,7 @@ class MessageLeakTest(unittest.TestCase):
         cases = [c for c in selfcheck.CASES
                  if c[1] not in ("valid", "suspect", "nondeterministic")
                  and c[0] not in selfcheck.PLATFORM_CASES]
-        items = grade.load_set(support.SAMPLE)[:selfcheck.INSTANCES]
+        items = support.PROBLEM.load_set(support.SAMPLE)[:selfcheck.INSTANCES]
         sets = {"sample": items, "mirrored": [mirrored(item) for item in items]}
         workdir = support.tmpdir(self)
 
@@ -56,7 +56,7 @@ class MessageLeakTest(unittest.TestCase):
             tester = os.path.join(workdir, name + ".py")
             with open(tester, "w", encoding="utf-8") as f:
                 f.write(source)
-            return name, {key: local.evaluate_local(chosen, tester=tester, quiet=True,
+            return name, {key: support.evaluate_local(chosen, tester=tester, quiet=True,
                                                     settings=selfcheck.settings_for(name))
                           for key, chosen in sets.items()}
 

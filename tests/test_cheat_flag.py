@@ -18,7 +18,7 @@ import unittest
 
 import support
 from group_testing import calibration, cheat, instances
-from support import grade, problem
+from support import problem
 
 TESTERS = os.path.join(support.ROOT, "tests", "testers")
 sys.path.insert(0, TESTERS)
@@ -190,7 +190,7 @@ class ReaderTest(unittest.TestCase):
         for key in cheat.KEYS:
             with self.subTest(key=key):
                 self.assertEqual(float(lines[key]), result[key])
-        self.assertEqual(grade.summary_lines(result)[-1], "warning: " + lines["warning"])
+        self.assertEqual(support.engine.summary_lines(result, problem=support.PROBLEM)[-1], "warning: " + lines["warning"])
 
 
 if __name__ == "__main__":

@@ -20,7 +20,6 @@ import unittest
 import support
 import planner
 from group_testing import cheat, instances, pairs
-from support import grade
 
 OLD_GAP = 0.08          # score below the floor the old flag let through, at least
 NEW_GAP = 0.03          # score below the floor the new flag lets through, at most (500 set)
@@ -64,7 +63,7 @@ class PowerTest(unittest.TestCase):
                               % (sets.floor - new.score))
 
     def test_sample(self):
-        sets = planner.Instances(grade.load_set(support.SAMPLE))
+        sets = planner.Instances(support.PROBLEM.load_set(support.SAMPLE))
         new = self.check("sample", sets)
         support.show("\npower: sample allowance %.4f" % allowance(sets))
         support.assert_quoted(self, "`20 / (b_min N)` = %.4f of the score" % allowance(sets))
@@ -77,7 +76,7 @@ class PowerTest(unittest.TestCase):
         the floor, and any flag at 2^-20 misses it at least 3 times in 4.
         On 500 instances the same plan gains little."""
         found = {}
-        for name, items in (("sample", grade.load_set(support.SAMPLE)),
+        for name, items in (("sample", support.PROBLEM.load_set(support.SAMPLE)),
                             ("group-testing-500", instances.draw(500, "group-testing-500"))):
             sets = planner.Instances(items)
             find = pairs.load(HONEST)
@@ -99,7 +98,7 @@ class PowerTest(unittest.TestCase):
         support.assert_quoted(self, "on group-testing-500 the same plan gains %.4f" % (honest - plan))
 
     def test_flags_computed_afresh_agree_with_the_running_sums(self):
-        sets = planner.Instances(grade.load_set(support.SAMPLE))
+        sets = planner.Instances(support.PROBLEM.load_set(support.SAMPLE))
         tests = planner.greedy(sets, planner.NewFlag)
         self.assertAlmostEqual(planner.NewFlag(sets, tests).value(),
                                sets.statistics(tests)["cheat_bits"], places=4)

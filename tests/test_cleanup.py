@@ -89,7 +89,7 @@ class StopWorkerTest(unittest.TestCase):
         set_environment(self, GT_DAEMON_PIDS=pids, GT_DAEMON_MODE=mode,
                         GT_DAEMON_WHEN="import")
         proc, _ = local_run.start_worker(oracle_url="http://127.0.0.1:9/", tester=DAEMON,
-                                         timeout=WAIT, worker=support.local.WORKER,
+                                         timeout=WAIT, worker=support.PROBLEM.WORKER,
                                          quiet=True, cwd=home)
         self.addCleanup(local_run.stop_worker, proc)
         wait_recorded(self, pids, 3 if mode in ("hop", "spawn") else 1)

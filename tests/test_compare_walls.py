@@ -126,8 +126,8 @@ class ContenderTest(unittest.TestCase):
         self.addCleanup(oracle.stop)
         with open(support.SPLITTING, encoding="utf-8") as f:
             path = support.write(self, "tester.py", f.read())
-        contender = Contender(path, role="challenger", problem=support.grade.PROBLEM,
-                              worker_file=support.local.WORKER, oracle=oracle,
+        contender = Contender(path, role="challenger", problem=support.PROBLEM,
+                              worker_file=support.PROBLEM.WORKER, oracle=oracle,
                               start_timeout=30)
         item = instances.draw_instance("walls", 0)
         session, failure = contender.run(0, item, timeout=10)
@@ -155,8 +155,8 @@ class FrozenTest(unittest.TestCase):
         oracle = Oracle().start()
         self.addCleanup(oracle.stop)
         tester = support.write(self, "ticker.py", TICKER)
-        contender = Contender(tester, role="challenger", problem=support.grade.PROBLEM,
-                              worker_file=support.local.WORKER, oracle=oracle,
+        contender = Contender(tester, role="challenger", problem=support.PROBLEM,
+                              worker_file=support.PROBLEM.WORKER, oracle=oracle,
                               start_timeout=30)
         self.addCleanup(contender.stop)
         item = instances.draw_instance("walls", 0)

@@ -67,7 +67,7 @@ class LibraryTest(unittest.TestCase):
     def test_a_first_test_gains_the_entropy_of_its_pool(self):
         # the priors hold the condition of at least one defective, as the
         # surprise does: P(Q positive) = (1 - prod_Q (1 - p)) / (1 - prod_all (1 - p))
-        item = support.grade.load_set(support.SAMPLE)[0]
+        item = support.PROBLEM.load_set(support.SAMPLE)[0]
         priors = item["priors"]
         none = math.prod(1 - p for p in priors)
         for pool in ([0], list(range(40)), list(range(0, 304, 3)), list(range(304))):

@@ -27,14 +27,14 @@ import unittest
 
 import support
 import selfcheck
-from support import grade, local, problem
+from support import problem
 from arh_grader import Oracle, WorkerClient, engine
 
 INSTANCE_TIMEOUT = 1.0     # seconds, for the faults that hang
 START_TIMEOUT = 2.0        # seconds the worker has to start, for the faults at start
 SLACK = 8.0                # seconds a run may take beyond its deadline (start, stop)
 GONE_WAIT = 5.0            # seconds to wait for a killed process to disappear
-SETTINGS = {"instance_timeout_s": 2.0, "run_timeout_s": 60.0, "worker_start_timeout_s": 10.0}
+SETTINGS = support.settings(2.0)
 
 PIDS = """import os as _os, sys as _sys
 def record_pid(pid=None):
@@ -192,9 +192,9 @@ def find(n, priors, test):
         self.assertLess(elapsed, INSTANCE_TIMEOUT + SLACK)
 
     def test_dies_mid_instance_counts_its_tests(self):
-        items = grade.load_set(support.SAMPLE)[:2]
+        items = support.PROBLEM.load_set(support.SAMPLE)[:2]
         tester = support.write(self, "tester.py", FAULTS["dies_mid_instance"][0])
-        result = local.evaluate_local(items, tester=tester, settings=dict(SETTINGS), quiet=True)
+        result = support.evaluate_local(items, tester=tester, settings=SETTINGS, quiet=True)
         self.assertEqual((result["kind"], result["index"]), ("no_answer", 0))
         self.assertEqual(result["items"][0]["tests"], 3)
 
@@ -203,10 +203,10 @@ class PrecedenceTest(unittest.TestCase):
     """Two faults on one instance: the earliest event wins."""
 
     def verdict(self, source, items=None, settings=None):
-        items = items or grade.load_set(support.SAMPLE)[:2]
+        items = items or support.PROBLEM.load_set(support.SAMPLE)[:2]
         tester = support.write(self, "tester.py", source)
-        return local.evaluate_local(items, tester=tester,
-                                    settings=dict(settings or SETTINGS), quiet=True)
+        return support.evaluate_local(items, tester=tester,
+                                    settings=settings or SETTINGS, quiet=True)
 
     def test_over_the_cap_wins_over_what_follows(self):
         spam = "try:\n    while True: test([0])\nexcept Exception:\n    pass\n"
@@ -239,10 +239,10 @@ class PrecedenceTest(unittest.TestCase):
         folder = os.path.dirname(tester)
         oracle = support.start_oracle(self)
         _, url = support.start_worker(self, oracle.url, tester, home=folder)   # it writes there
-        item = grade.load_set(support.SAMPLE)[0]
-        result = grade.evaluate([item], oracle=oracle, worker=WorkerClient(url),
-                                instance_timeout=INSTANCE_TIMEOUT, run_timeout=60,
-                                start_timeout=10)
+        item = support.PROBLEM.load_set(support.SAMPLE)[0]
+        result = engine.evaluate([item], problem=support.PROBLEM, oracle=oracle,
+                                 worker=WorkerClient(url),
+                                 settings=support.settings(INSTANCE_TIMEOUT))
         self.assertEqual((result["kind"], result["index"]), ("timeout", 0))
         self.assertEqual(result["items"][0]["tests"], item["baseline"])
         late = os.path.join(folder, "late")
@@ -268,15 +268,15 @@ class PrecedenceTest(unittest.TestCase):
         # long the worker took to start
         source = selfcheck.counterfeit("CALLS.append(1)\nif len(CALLS) > 1:\n"
                                        "    time.sleep(3600)\nreturn d", "CALLS = []\n")
-        result = self.verdict(source, settings=dict(SETTINGS, run_timeout_s=5.0,
-                                                    instance_timeout_s=600.0))
+        result = self.verdict(source, settings=SETTINGS.replace(run_timeout_s=5.0,
+                                                               instance_timeout_s=600.0))
         self.assertEqual((result["kind"], result["index"]), ("timeout", 1))
         self.assertEqual(len(result["items"]), 2)
 
     def test_an_oracle_fault_wins_over_everything(self):
         """The oracle fails on one test; the tester then goes over the cap
         and answers wrong: the run is the grader's fault."""
-        class Faulty(type(grade.PROBLEM)):
+        class Faulty(type(support.PROBLEM)):
             def answer_query(self, secret, query):
                 if query["pool"] == [0]:
                     raise RuntimeError("a fault of the oracle's own")
@@ -289,13 +289,12 @@ class PrecedenceTest(unittest.TestCase):
             "    try:\n        test(pool)\n    except Exception:\n        pass\n"
             "return []"))
         _, url = support.start_worker(self, oracle.url, tester)
-        items = grade.load_set(support.SAMPLE)[:2]
+        items = support.PROBLEM.load_set(support.SAMPLE)[:2]
         result = engine.evaluate(items, problem=Faulty(), oracle=oracle,
-                                 worker=WorkerClient(url), instance_timeout=10,
-                                 run_timeout=60, start_timeout=10)
+                                 worker=WorkerClient(url), settings=support.settings(10))
         self.assertEqual((result["kind"], result["index"]), ("grader_error", 0))
         self.assertIn("RuntimeError: a fault of the oracle's own", result["message"])
-        self.assertEqual(grade.exit_status(result), 2)
+        self.assertEqual(support.engine.exit_status(result), 2)
 
 
 if __name__ == "__main__":

@@ -9,7 +9,6 @@ import unittest
 
 import support
 from group_testing import fit, headroom, instances, problem
-from support import grade
 
 COMMAND_TIMEOUT = 1200      # seconds: a generous bound for the full fit on busy cores
 
@@ -74,7 +73,7 @@ class TablesTest(unittest.TestCase):
         rows = table_rows(self.check_shown("grader/fit.py", "--sample", seconds=450))
         platform = [float(row[3]) for row in rows[:3]]
         self.assertTrue(all(d < 0 for d in platform), platform)       # the sets lie below it
-        ours = instances.stats(grade.load_set(support.SAMPLE))
+        ours = instances.stats(support.PROBLEM.load_set(support.SAMPLE))
         ours = [ours[key] for key in ("defectives_mean", "baseline_mean",
                                       "binary_entropy_ratio_mean")]
         below = []

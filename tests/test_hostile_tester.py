@@ -16,7 +16,6 @@ import time
 import unittest
 
 import support
-from support import grade
 from arh_grader import Failure, WorkerClient, engine
 from arh_grader.result import MESSAGE_CHARS
 
@@ -171,7 +170,7 @@ class VerdictTest(unittest.TestCase):
         self.assertEqual(len(failure.message), MESSAGE_CHARS + len(
             "\n... [%d characters cut] ...\n" % (len(text) - MESSAGE_CHARS)))
         self.assertTrue(failure.message.endswith("\ud800\x07" + "z" * 10))
-        shown = grade.printable(failure.message)
+        shown = support.engine.printable(failure.message)
         self.assertTrue(shown.endswith("\\ud800\\x07" + "z" * 10))
         self.assertIn("characters cut", shown)
         self.assertLess(len(shown), engine.CONSOLE_CHARS + 100)
@@ -205,11 +204,12 @@ class RunDeadlineTest(unittest.TestCase):
         self.addCleanup(server.shutdown)
         self.addCleanup(server.done.set)
         oracle = support.start_oracle(self)
-        items = grade.load_set(support.SAMPLE)[:3]
+        items = support.PROBLEM.load_set(support.SAMPLE)[:3]
         started = time.monotonic()
-        result = grade.evaluate(items, oracle=oracle,
-                                worker=WorkerClient("http://127.0.0.1:%d" % server.server_port),
-                                instance_timeout=60, run_timeout=1, start_timeout=60)
+        result = support.engine.evaluate(
+            items, problem=support.PROBLEM, oracle=oracle,
+            worker=WorkerClient("http://127.0.0.1:%d" % server.server_port),
+            settings=support.settings(60, run_timeout_s=1, worker_start_timeout_s=60))
         self.assertLess(time.monotonic() - started, 1 + GRACE)
         self.assertEqual((result["kind"], result["index"]), ("timeout", 0))
         self.assertEqual(result["message"], "the run's deadline of 1 s passed during this instance")

@@ -165,7 +165,7 @@ class WorkerFuzzTest(unittest.TestCase):
                      % (WORKER_REQUESTS, seconds, histogram(outcomes)))
         self.assertEqual(mismatches[:10], [])
 
-        item = support.grade.load_set(support.SAMPLE)[0]
+        item = support.PROBLEM.load_set(support.SAMPLE)[0]
         token = oracle.open(problem.secret_of(item), cap=problem.cap(item["n"]),
                             max_body=problem.max_body(item["n"]))
         answer = WorkerClient(url).solve(

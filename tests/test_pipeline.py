@@ -159,7 +159,7 @@ class SelfCheckTest(unittest.TestCase):
     """Each case of grader/selfcheck.py: a real tester, its exact verdict."""
 
     def test_every_case_gets_its_verdict(self):
-        items = support.grade.load_set(support.SAMPLE)[:selfcheck.INSTANCES]
+        items = support.PROBLEM.load_set(support.SAMPLE)[:selfcheck.INSTANCES]
         workdir = support.tmpdir(self)
         for name, expected, source, *check in selfcheck.CASES:
             with self.subTest(case=name):
@@ -168,7 +168,7 @@ class SelfCheckTest(unittest.TestCase):
                 self.assertEqual(got, expected, detail)
 
     def test_two_runs_write_the_same_bytes(self):
-        items = support.grade.load_set(support.SAMPLE)[:selfcheck.INSTANCES]
+        items = support.PROBLEM.load_set(support.SAMPLE)[:selfcheck.INSTANCES]
         self.assertIs(selfcheck.run_twice_identical(items, support.tmpdir(self)), True)
 
     def test_the_command_reports_all_cases(self):

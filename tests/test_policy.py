@@ -27,7 +27,7 @@ class Trivia(Problem):
 
     SCORE, SCORE_NAME, BOUND_NAME, COUNT = "score", "mean_score", "bound", "calls"
     LOWER_IS_BETTER, REPEATED = False, ("calls", "transcript")
-    SETTINGS = WORKER = SAMPLE = None       # no settings, worker or set: never run
+    ROOT = SAMPLE = None        # no folder and no set: never run
 
     def __init__(self, counting=Policy()):
         self.counting = counting

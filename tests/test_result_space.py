@@ -134,7 +134,7 @@ class RunOnAFullDiskTest(unittest.TestCase):
             return made
 
         got, path = engine.run(run_args(out), problem=plugin.PROBLEM,
-                               settings={"instance_timeout_s": 10}, evaluate_with=evaluate_with)
+                               settings=support.settings(10), evaluate_with=evaluate_with)
         self.assertIs(got, made)
         self.assertEqual(path, os.path.join(out, "result.json"))
         self.assertEqual(support.read_bytes(path), result_module.json_bytes(made))
@@ -153,7 +153,7 @@ class RunOnAFullDiskTest(unittest.TestCase):
                 mock.patch.object(sys, "argv", ["grader/grade.py"]):
             with self.assertRaises(SystemExit) as caught:
                 engine.run(run_args(out), problem=plugin.PROBLEM,
-                           settings={"instance_timeout_s": 10}, evaluate_with=evaluate_with)
+                           settings=support.settings(10), evaluate_with=evaluate_with)
         self.assertEqual(caught.exception.code, 2)
         self.assertEqual(stderr.text, "grade: cannot write %s: No space left on device\n"
                          % os.path.join(out, "result.json"))

@@ -349,9 +349,9 @@ class ProblemTest(unittest.TestCase):
         files = sorted(p for top in ("grader", "examples", "tests")
                        for p in module_level_problems(os.path.join(support.ROOT, top)))
         self.assertEqual(files, [
-            "examples/twenty-questions/tq/plugin.py", "grader/grade.py",
-            "grader/group_testing/plugin.py", "tests/test_policy.py"])
-        for modules, path in ((["grade", "group_testing.plugin"], [GRADER]),
+            "examples/twenty-questions/tq/plugin.py", "grader/group_testing/plugin.py",
+            "tests/test_policy.py"])
+        for modules, path in ((["group_testing.plugin"], [GRADER]),
                               (["tq.plugin"], [TQ, GRADER]),
                               (["test_policy"], [os.path.join(support.ROOT, "tests"), GRADER])):
             done = subprocess.run([sys.executable, "-c", PROBLEMS, ",".join(modules), *path],
@@ -362,7 +362,7 @@ class ProblemTest(unittest.TestCase):
 
     def test_the_abstract_members_are_the_documented_ones(self):
         self.assertEqual(problem_module.required(), documented_required())
-        self.assertEqual(len(documented_required()), 19)
+        self.assertEqual(len(documented_required()), 18)
 
     def test_a_class_lacking_a_required_member_cannot_be_made(self):
         whole = {k: v for k, v in vars(test_policy.Trivia).items() if not k.startswith("__")}
@@ -388,7 +388,7 @@ class ProblemTest(unittest.TestCase):
         self.assertEqual((spec.check, spec.answer), (guess.check_query, guess.answer_query))
 
     def test_a_session_spec_carries_the_rules_and_the_instance_at_once(self):
-        item = support.grade.load_set(support.SAMPLE)[0]
+        item = support.PROBLEM.load_set(support.SAMPLE)[0]
         spec = plugin.PROBLEM.session(item)
         self.assertEqual((spec.cap, spec.max_body), (2 * item["n"] + 64,
                                                      plugin.problem.max_body(item["n"])))
@@ -422,12 +422,12 @@ class StatusLinesTest(unittest.TestCase):
     def test_group_testings_figures_hold_no_status_line(self):
         entries = [plugin.PROBLEM.entry(0, item, type("S", (), dict(
             tests=item["baseline"], invalid=0, query_bytes=1, answer_bytes=1, digest="")))
-            for item in support.grade.load_set(support.SAMPLE)[:3]]
+            for item in support.PROBLEM.load_set(support.SAMPLE)[:3]]
         result = engine.summarize(plugin.PROBLEM, entries)
         figures = plugin.PROBLEM.summary_lines(result)
         self.assertEqual(figures[0], "relative_tests: 1.0")
         self.assertFalse([line for line in figures if line.startswith(("status:", "kind:"))])
-        self.assertEqual(support.grade.summary_lines(result),
+        self.assertEqual(support.engine.summary_lines(result, problem=support.PROBLEM),
                          ["status: valid", "kind: none"] + figures)
 
 

@@ -36,7 +36,7 @@ class TranscriptTest(unittest.TestCase):
         folder = support.tmpdir(self)
         status, _, stderr, result = self.run_local("--transcripts", folder)
         self.assertEqual(status, 0, stderr)
-        items = support.grade.load_set(support.SAMPLE)[:LIMIT]
+        items = support.PROBLEM.load_set(support.SAMPLE)[:LIMIT]
         self.assertEqual(sorted(os.listdir(folder)),
                          ["instance-%04d.jsonl" % i for i in range(LIMIT)])
         for entry, item in zip(result["items"], items):

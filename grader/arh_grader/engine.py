@@ -2,9 +2,9 @@
 oracle, one instance after another, and make the result. A problem plugs
 into it; nothing here knows one.
 
-    result = engine.evaluate(items, problem=PROBLEM, oracle=oracle,
-                             worker=WorkerClient(url), instance_timeout=10,
-                             run_timeout=1800, start_timeout=30)
+    with engine.serving(settings=settings) as oracle:
+        result = engine.evaluate(items, problem=PROBLEM, oracle=oracle,
+                                 worker=WorkerClient(url), settings=settings)
 
 A problem is an instance of problem.Problem, whose docstring says what
 the engine calls, when, with what, and what each member returns. The
@@ -20,6 +20,7 @@ Every deadline is whole (client.WorkerClient); the run's deadline also ends
 the instance it falls in.
 """
 
+import contextlib
 import json
 import os
 import statistics
@@ -27,9 +28,12 @@ import sys
 import time
 import traceback
 
+from .oracle import Oracle
 from .result import Failure, release, reserve, strict_json, write_json
+from .settings import SettingsError
 
 CONSOLE_CHARS = 4000    # characters of a message printed at most
+IDLE_MARGIN_S = 5       # seconds an idle session outlives an instance's deadline
 
 
 class UsageError(ValueError):
@@ -68,16 +72,31 @@ def verdict(problem, item, answer, failure, session):
     return problem.judge(item, answer, session)
 
 
-def evaluate(items, *, problem, oracle, worker, instance_timeout, run_timeout,
-             start_timeout, transcripts=None, progress=None, indexes=None):
-    """Grade `items` with a started oracle and a worker client; return the
-    result dict. `indexes` are the items' places in their set (default 0,
-    1, ...), which the result, the transcripts and the messages use. Never
-    raises for the submission's faults."""
+@contextlib.contextmanager
+def serving(*, settings, record=False, host="127.0.0.1", port=0):
+    """The oracle of a run, started, and stopped when the block ends: it
+    forgets a session left idle for longer than an instance may take. The
+    one place an oracle is made."""
+    oracle = Oracle(host=host, port=port, record=record,
+                    idle_timeout=settings.instance_timeout_s + IDLE_MARGIN_S).start()
+    try:
+        yield oracle
+    finally:
+        oracle.stop()
+
+
+def evaluate(items, *, problem, oracle, worker, settings, transcripts=None, progress=None,
+             indexes=None):
+    """Grade `items` with a started oracle and a worker client within
+    `settings`' deadlines; return the result dict. `indexes` are the
+    items' places in their set (default 0, 1, ...), which the result, the
+    transcripts and the messages use. Never raises for the submission's
+    faults."""
+    instance_timeout, run_timeout = settings.instance_timeout_s, settings.run_timeout_s
     started = time.monotonic()
     entries = []
     try:
-        worker.wait_healthy(timeout=min(start_timeout, run_timeout))
+        worker.wait_healthy(timeout=min(settings.worker_start_timeout_s, run_timeout))
         for index, item in zip(range(len(items)) if indexes is None else indexes, items):
             left = run_timeout - (time.monotonic() - started)
             if left <= 0:
@@ -147,11 +166,12 @@ def load_set(path, *, problem):
     return items
 
 
-def run(argv, *, problem, settings, evaluate_with):
+def run(argv, *, problem, evaluate_with, settings=None):
     """Shared by the grading commands: set aside the result's space
     (result.reserve), load the set (argv.items), keep the instances chosen
     by argv.limit or argv.only, call `evaluate_with(items, settings,
-    indexes)` and write argv.out/result.json into that space; (result,
+    indexes)`, `settings` (default: problem.settings(), read here) with
+    argv.instance_timeout in it, and write argv.out/result.json into that space; (result,
     path). A fault of the grader's own becomes grader_error; UsageError for
     an --only past the set's end. When the result cannot be written (no
     room for the reservation before the run, or the write failing after
@@ -175,8 +195,12 @@ def run(argv, *, problem, settings, evaluate_with):
                                      % (past[0], argv.items, len(items), len(items) - 1))
                 indexes = argv.only
             items = [items[k] for k in indexes]
-            if argv.instance_timeout is not None:
-                settings["instance_timeout_s"] = argv.instance_timeout
+            if settings is None:
+                try:
+                    settings = problem.settings()
+                except SettingsError as e:
+                    raise Failure("grader_error", str(e)) from None
+            settings = settings.replace(instance_timeout_s=argv.instance_timeout)
             result = evaluate_with(items, settings, indexes)
         except Failure as failure:
             result = summarize(problem, [], failure)

@@ -26,7 +26,6 @@ import threading
 
 from . import engine, reaper, sandbox, workers
 from .client import WorkerClient
-from .oracle import Oracle
 from .integrity import WARNING
 from .result import Failure, write_json
 
@@ -133,39 +132,36 @@ def evaluate_local(items, *, tester, settings, transcripts=None, progress=None,
     ports. A worker started here is gone when this returns. `problem` is a
     problem.Problem; `worker_file` its worker unless another is given
     (problem.WORKER)."""
-    oracle = Oracle(record=bool(transcripts), host=oracle_host, port=oracle_port,
-                    idle_timeout=settings["instance_timeout_s"] + 5).start()
-    proc = None
-    home = tempfile.mkdtemp(prefix="worker-")       # the worker's cwd, TMPDIR and HOME
-    start_timeout = settings["worker_start_timeout_s"]
-    try:
+    with engine.serving(settings=settings, record=bool(transcripts), host=oracle_host,
+                        port=oracle_port) as oracle:
+        proc = None
+        home = tempfile.mkdtemp(prefix="worker-")       # the worker's cwd, TMPDIR and HOME
+        start_timeout = settings.worker_start_timeout_s
         try:
-            if worker_url is not None:
-                url = worker_url
-            elif worker_command is not None:
-                proc, url = workers.start(worker_command, oracle_url=oracle.url,
-                                          log=None if quiet else sys.stderr.fileno())
-                pin(proc.pid, 0)
-                workers.wait_listening(proc, url, timeout=start_timeout)
-            else:
-                proc, url = start_worker(oracle_url=oracle.url, tester=tester, quiet=quiet,
-                                         timeout=start_timeout, cwd=home,
-                                         worker=worker_file or problem.WORKER,
-                                         readable=problem.WORKER_READS)
-        except workers.WorkerError as e:
-            return engine.summarize(problem, [], Failure("no_answer", str(e)))
-        except Failure as failure:
-            return engine.summarize(problem, [], failure)
-        return engine.evaluate(items, problem=problem, oracle=oracle, worker=WorkerClient(url),
-                              instance_timeout=settings["instance_timeout_s"],
-                              run_timeout=settings["run_timeout_s"],
-                              start_timeout=start_timeout,
-                              transcripts=transcripts, progress=progress, indexes=indexes)
-    finally:
-        if proc is not None:
-            stop_worker(proc)
-        oracle.stop()
-        shutil.rmtree(home, ignore_errors=True)
+            try:
+                if worker_url is not None:
+                    url = worker_url
+                elif worker_command is not None:
+                    proc, url = workers.start(worker_command, oracle_url=oracle.url,
+                                              log=None if quiet else sys.stderr.fileno())
+                    pin(proc.pid, 0)
+                    workers.wait_listening(proc, url, timeout=start_timeout)
+                else:
+                    proc, url = start_worker(oracle_url=oracle.url, tester=tester, quiet=quiet,
+                                             timeout=start_timeout, cwd=home,
+                                             worker=worker_file or problem.WORKER,
+                                             readable=problem.WORKER_READS)
+            except workers.WorkerError as e:
+                return engine.summarize(problem, [], Failure("no_answer", str(e)))
+            except Failure as failure:
+                return engine.summarize(problem, [], failure)
+            return engine.evaluate(items, problem=problem, oracle=oracle,
+                                   worker=WorkerClient(url), settings=settings,
+                                   transcripts=transcripts, progress=progress, indexes=indexes)
+        finally:
+            if proc is not None:
+                stop_worker(proc)
+            shutil.rmtree(home, ignore_errors=True)
 
 
 def evaluate_runs(items, *, repeat, settings, transcripts=None, **options):
@@ -177,7 +173,7 @@ def evaluate_runs(items, *, repeat, settings, transcripts=None, **options):
         folder = transcripts
         if folder and repeat > 1:
             folder = os.path.join(folder, "run-%d" % k)
-        runs.append(evaluate_local(items, settings=dict(settings), transcripts=folder,
+        runs.append(evaluate_local(items, settings=settings, transcripts=folder,
                                    **options))
     return runs
 

@@ -15,9 +15,11 @@ through a run.
 """
 
 import abc
+import os
 
 from . import engine
 from .session import Policy, Spec
+from .settings import Settings, read_table
 
 NUMBER = (int, float)    # the types of a number in an entry (not bool)
 
@@ -44,7 +46,10 @@ class Problem(abc.ABC):
     summary_lines(result). A local run starts WORKER, which may read
     WORKER_READS beside Python, its folder and its tester; --repeat
     compares the entries' REPEATED keys. The report (report.py) reads a
-    result's entries by the report's members below.
+    result's entries by the report's members below. Every command
+    (arh_grader.commands) finds the problem's files from ROOT: its
+    settings, worker, tester, result folder and editable folders; the
+    settings are read once, settings(), into a frozen object.
 
     Required (abstract: a class that lacks one of these cannot be made):
 
@@ -64,8 +69,7 @@ class Problem(abc.ABC):
         LOWER_IS_BETTER               of the score: True when the bound is a floor
         COUNT                         the entry key of the oracle calls counted ("tests")
         REPEATED                      the entry keys --repeat compares, in order
-        SETTINGS                      the path of the problem's autoresearch.toml
-        WORKER                        the path of the problem's worker (a harness/worker.py)
+        ROOT                          the problem's folder (autoresearch.toml, src/, result/)
         SAMPLE                        the path of the problem's public set
 
     Optional (the defaults given here):
@@ -75,10 +79,16 @@ class Problem(abc.ABC):
         policy(item)                  how the session counts: session.Policy()
         session(item)                 the session's Spec, from the members above
         load_set(path)                the checked items of a set file (engine.load_set)
-        settings(*, table="grader")   a table of SETTINGS
+        settings()                    SETTINGS's [grader] table: a frozen settings.Settings
+        table(name)                   another table of SETTINGS, as a dict
+        for_set(path)                 the problem for a set's figures: itself
+        SETTINGS, WORKER, TESTER, OUT, EDITABLE, REPOSITORY, COMMANDS
+                                      paths below ROOT: autoresearch.toml, harness/worker.py,
+                                      src/tester.py, result/, (src/,), ROOT, grader/
         describe(entry)               an entry's words in the report's picture
         WORKER_READS                  paths the worker reads besides Python: ()
         DIGITS                        decimals kept of every figure: 6
+        RESAMPLING_SEED               the seed of the bootstrap's resamples
         and the report's layout: BOUND_SHORT, FIELDS, SAME_SET, LABELS,
         FIGURES, ROWS, AXES, WIN, REFERENCE, ACROSS, GROUP, GROUPS,
         COLOURS, POSITIVE (each described where it is defined below).
@@ -89,7 +99,7 @@ class Problem(abc.ABC):
         class Guess(Problem):
             SCORE, SCORE_NAME, BOUND_NAME, COUNT = "score", "mean_score", "bound", "calls"
             LOWER_IS_BETTER, REPEATED = True, ("calls", "transcript")
-            SETTINGS, WORKER, SAMPLE = "autoresearch.toml", "harness/worker.py", "sample.jsonl"
+            ROOT, SAMPLE = "guess", "guess/sample.jsonl"
 
             def check_query(self, secret, query):
                 if type(query) is not int:
@@ -197,29 +207,67 @@ class Problem(abc.ABC):
 
     WORKER_READS = ()   # paths the worker reads besides Python, its folder and its tester
     DIGITS = 6          # decimals kept of every figure, in result.json and the report
+    RESAMPLING_SEED = "arh-bootstrap"   # the bootstrap's seed (commands/mmi.py)
 
     # ---- paths and settings ----
 
     @property
     @abc.abstractmethod
-    def SETTINGS(self):
-        """The path of the problem's autoresearch.toml."""
-
-    @property
-    @abc.abstractmethod
-    def WORKER(self):
-        """The path of the problem's worker."""
+    def ROOT(self):
+        """The problem's folder: its autoresearch.toml, src/, result/ and commands."""
 
     @property
     @abc.abstractmethod
     def SAMPLE(self):
         """The path of the problem's public set."""
 
-    def settings(self, *, table="grader"):
-        """The table `table` of SETTINGS ([grader] by default)."""
-        import tomllib         # here, so that Python 3.10 reaches the SDK's version check
-        with open(self.SETTINGS, "rb") as f:
-            return tomllib.load(f)[table]
+    @property
+    def SETTINGS(self):
+        """The path of the problem's autoresearch.toml."""
+        return os.path.join(self.ROOT, "autoresearch.toml")
+
+    @property
+    def WORKER(self):
+        """The path of the problem's worker (a harness/worker.py)."""
+        return os.path.join(self.ROOT, "harness", "worker.py")
+
+    @property
+    def TESTER(self):
+        """The tester file a local run grades unless told another."""
+        return os.path.join(self.ROOT, "src", "tester.py")
+
+    @property
+    def OUT(self):
+        """The folder a local run writes result.json in unless told another."""
+        return os.path.join(self.ROOT, "result")
+
+    @property
+    def EDITABLE(self):
+        """The folders a submission may change (autoresearch.toml's editable)."""
+        return (os.path.join(self.ROOT, "src"),)
+
+    @property
+    def REPOSITORY(self):
+        """The folder whose files a local run watches for change (integrity.py)."""
+        return self.ROOT
+
+    @property
+    def COMMANDS(self):
+        """The folder of the problem's commands (local.py, report.py...)."""
+        return os.path.join(self.ROOT, "grader")
+
+    def settings(self):
+        """The run's settings: SETTINGS's [grader] table (settings.Settings)."""
+        return Settings.read(self.SETTINGS)
+
+    def table(self, name):
+        """Another table of SETTINGS, as a dict (table("metric")["mmi"])."""
+        return read_table(self.SETTINGS, name)
+
+    def for_set(self, path):
+        """The problem for the set at `path`: itself, unless a problem's
+        figures depend on its set (twenty questions' bound on its pool)."""
+        return self
 
     # ---- the report (report.py, picture.py) ----
 

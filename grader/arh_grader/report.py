@@ -3,13 +3,12 @@ instance by instance against each instance's bound, and against another
 result of the same set. The problem (a problem.Problem) describes its
 report itself: its score (SCORE, SCORE_NAME, DIGITS), its bound (bound,
 BOUND_NAME, LOWER_IS_BETTER) and the report's layout (FIELDS, LABELS,
-FIGURES, ROWS...). Its report command is report_cli.main() with it.
+FIGURES, ROWS...). Its report command is commands/report.py's main,
+handed the problem.
 
-    def main(argv=None):         # the problem's report command
-        return report_cli.main(argv, problem=PROBLEM, description="...",
-                               made_by="tq/local.py")
+    sys.exit(commands.report.main(PROBLEM))     # the problem's report command
 
-report_cli.main prints `key: value` lines: the result's `status`, `kind` and
+The command prints `key: value` lines: the result's `status`, `kind` and
 `instances` (before them a `warning` when the result names files as
 `tampered`, integrity.py); the run's mean score (problem.SCORE_NAME), mean bound
 (problem.BOUND_NAME) and `gap`, what is left to win between the two; with a

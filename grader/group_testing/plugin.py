@@ -19,7 +19,7 @@ import statistics
 from arh_grader import Failure, Problem
 from arh_grader.problem import NUMBER
 
-from . import cheat, problem
+from . import cheat, problem, seeds
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DIGITS = 6              # decimals kept of every float in the result
@@ -53,8 +53,8 @@ class GroupTesting(Problem):
 
     SCORE, DIGITS, COUNT = SCORE, DIGITS, "tests"
     REPEATED = ("tests", "invalid_tests", "transcript")   # what --repeat compares, in order
-    SETTINGS = os.path.join(ROOT, "autoresearch.toml")
-    WORKER = os.path.join(ROOT, "harness", "worker.py")
+    ROOT = ROOT             # the repository: autoresearch.toml, harness/, src/, grader/
+    RESAMPLING_SEED = seeds.MMI
     SAMPLE = os.path.join(ROOT, "sample", "items.jsonl")
 
     # ---- the oracle's rules and an instance's session ----

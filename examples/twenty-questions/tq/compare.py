@@ -62,7 +62,7 @@ REPOSITORY = os.path.normpath(os.path.join(PROJECT, os.pardir, os.pardir))
 ROOT_GRADER = os.path.join(REPOSITORY, "grader")
 sys.path[:0] = [p for p in (ROOT_GRADER, PROJECT) if p not in sys.path]   # the SDK's grader/, tq
 
-from arh_grader import Oracle, integrity, options, stopping  # noqa: E402
+from arh_grader import engine, integrity, options, stopping  # noqa: E402
 from arh_grader.compare import log as compare_log  # noqa: E402  (the SDK's results file)
 from arh_grader.compare import settings as test_settings  # noqa: E402  (--test and its settings)
 from arh_grader.compare import sprt  # noqa: E402  (the SDK's sign test)
@@ -71,7 +71,7 @@ from arh_grader.compare.log import UsageError  # noqa: E402
 from arh_grader.compare.state import ROLES  # noqa: E402
 from arh_grader.contender import Contender, TesterChanged, sha256_of  # noqa: E402
 
-from tq import grade, sets  # noqa: E402
+from tq import sets  # noqa: E402
 from tq.comparison import (PROBLEM, Rules, TesterError, difference, log_decision,  # noqa: E402
                            order_of, outcome, read_sample_result, round_score,
                            summary_lines, verdict, wld)
@@ -198,8 +198,8 @@ def run(args):
         if path is not None and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
             raise UsageError("%s %r is not in an existing folder" % (option, path))
     sample = None if args.sample_result is None else read_sample_result(args.sample_result)
-    settings_toml = grade.load_settings()
-    timeout = args.instance_timeout or float(settings_toml["instance_timeout_s"])
+    run_settings = PROBLEM.settings().replace(instance_timeout_s=args.instance_timeout)
+    timeout = run_settings.instance_timeout_s
     testers = {role: sha256_of(getattr(args, role)) for role in ROLES}
     with compare_state.Lock(args.state):
         saved = compare_state.load(args.state)
@@ -208,18 +208,14 @@ def run(args):
             settings, record = compare_state.check(args.state, saved, settings=settings,
                                                    seed=args.seed, testers=testers,
                                                    rules=Rules)
-        oracle = Oracle(idle_timeout=timeout + 5).start()
-        try:
-            with contextlib.ExitStack() as stack:
-                contenders = {role: stack.enter_context(Contender(
-                    getattr(args, role), role=role, problem=PROBLEM,
-                    oracle=oracle, private=(args.state, args.log, args.sample_result),
-                    start_timeout=float(settings_toml["worker_start_timeout_s"])))
-                    for role in ROLES}
-                return take_up(args, saved, settings, record, contenders, testers=testers,
-                               timeout=timeout, sample=sample)
-        finally:
-            oracle.stop()
+        with engine.serving(settings=run_settings) as oracle, contextlib.ExitStack() as stack:
+            contenders = {role: stack.enter_context(Contender(
+                getattr(args, role), role=role, problem=PROBLEM,
+                oracle=oracle, private=(args.state, args.log, args.sample_result),
+                start_timeout=run_settings.worker_start_timeout_s))
+                for role in ROLES}
+            return take_up(args, saved, settings, record, contenders, testers=testers,
+                           timeout=timeout, sample=sample)
 
 
 def main(argv=None):

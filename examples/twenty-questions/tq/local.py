@@ -29,63 +29,20 @@ summary, and result.json gets "tampered": [PATH, ...]; a run that changed
 nothing has no such key.
 """
 
-import argparse
 import os
 import sys
 
 PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-REPOSITORY = os.path.normpath(os.path.join(PROJECT, os.pardir, os.pardir))
-ROOT_GRADER = os.path.join(REPOSITORY, "grader")
+ROOT_GRADER = os.path.join(PROJECT, os.pardir, os.pardir, "grader")
 sys.path[:0] = [p for p in (ROOT_GRADER, PROJECT) if p not in sys.path]   # the SDK's grader/, tq
 
-# the template's SDK
-from arh_grader import engine, integrity, local_run, options, report  # noqa: E402
+from arh_grader.commands import local  # noqa: E402  (the SDK's command)
 
-from tq import grade  # noqa: E402
 from tq.plugin import PROBLEM  # noqa: E402
-
-WORKER = PROBLEM.WORKER
-TESTER = os.path.join(PROJECT, "src", "tester.py")
-REPORT = os.path.join(PROJECT, "tq", "report.py")
-EDITABLE = (os.path.join(PROJECT, "src"),)     # autoresearch.toml's [project] editable
-OUT = os.path.join(PROJECT, "result")
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    grade.add_options(parser, items=PROBLEM.SAMPLE, out=OUT)
-    parser.add_argument("--tester", default=TESTER, help="the tester file (src/tester.py)")
-    parser.add_argument("--repeat", type=options.positive(int), default=1, metavar="N",
-                        help="run N times with fresh workers and compare the rounds")
-    args = parser.parse_args(argv)
-    sys.stdout.reconfigure(errors="backslashreplace")
-    refused = local_run.claim_output(args.out)
-    if refused is not None:
-        sys.stderr.write(refused)
-        return 2
-    settings = grade.load_settings()
-    problem = PROBLEM.for_set(args.items)
-    runs = []
-    outputs = [os.path.abspath(p) for p in (args.out, OUT, args.transcripts) if p]
-    base = integrity.baseline(REPOSITORY, editable=EDITABLE, outputs=outputs)
-
-    def evaluate_with(items, settings, indexes):
-        runs.extend(local_run.evaluate_runs(
-            items, repeat=args.repeat, settings=settings, transcripts=args.transcripts,
-            tester=args.tester, indexes=indexes, problem=problem,
-            progress=engine.progress_printer(len(items), key=problem.SCORE)))
-        return runs[0]
-
-    try:
-        result, path = engine.run(args, problem=problem, settings=settings,
-                                  evaluate_with=evaluate_with)
-    except engine.UsageError as e:
-        parser.error(str(e))
-    local_run.mark_tampered(result, path, integrity.changes(base))
-    print("\n".join(engine.summary_lines(result, problem=problem)))
-    print("result: %s\nreport: %s" % (report.display_path(path),
-                                      report.command_for(path, script=REPORT)))
-    return local_run.exit_status(result, runs, keys=problem.REPEATED)
+    return local.main(PROBLEM, argv, doc=__doc__)
 
 
 if __name__ == "__main__":

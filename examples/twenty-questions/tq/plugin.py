@@ -43,8 +43,8 @@ class TwentyQuestions(Problem):
     # what the worker reads beside Python and its tester: the template worker
     # it is built on (the repository's harness/) and the problem's data
     WORKER_READS = (os.path.join(ROOT, "harness"), os.path.join(PROJECT, "data"))
-    SETTINGS = os.path.join(PROJECT, "autoresearch.toml")
-    WORKER = os.path.join(PROJECT, "harness", "worker.py")
+    ROOT, REPOSITORY = PROJECT, ROOT      # its folder, in the repository it is part of
+    COMMANDS = os.path.join(PROJECT, "tq")
     SAMPLE = sets.DEV_FILE
     check_query = staticmethod(problem.check_query)
     answer_query = staticmethod(problem.answer_query)

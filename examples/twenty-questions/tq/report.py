@@ -34,14 +34,13 @@ PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROOT_GRADER = os.path.join(PROJECT, os.pardir, os.pardir, "grader")
 sys.path[:0] = [p for p in (ROOT_GRADER, PROJECT) if p not in sys.path]   # the SDK's grader/, tq
 
-from arh_grader import report_cli  # noqa: E402  (the template's report)
+from arh_grader.commands import report  # noqa: E402  (the SDK's command)
 
-from tq import plugin  # noqa: E402
+from tq.plugin import PROBLEM  # noqa: E402
 
 
 def main(argv=None):
-    return report_cli.main(argv, problem=plugin.PROBLEM,
-                           description=__doc__.split("\n\n")[0], made_by="tq/local.py")
+    return report.main(PROBLEM, argv, doc=__doc__)
 
 
 if __name__ == "__main__":

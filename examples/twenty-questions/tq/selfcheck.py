@@ -20,13 +20,14 @@ ROOT_GRADER = os.path.join(PROJECT, os.pardir, os.pardir, "grader")
 sys.path[:0] = [p for p in (ROOT_GRADER, PROJECT) if p not in sys.path]   # the SDK's grader/, tq
 
 from arh_grader import engine, local_run  # noqa: E402  (the template's run engine and local run)
+from arh_grader.settings import Settings  # noqa: E402
 
 from tq import sets  # noqa: E402
 from tq.plugin import PROBLEM  # noqa: E402
 
 ROUNDS = 6                  # rounds of the dev set each case plays
 TESTERS = os.path.join(PROJECT, "tests", "testers")
-SETTINGS = {"instance_timeout_s": 3.0, "run_timeout_s": 120.0, "worker_start_timeout_s": 30.0}
+SETTINGS = Settings(instance_timeout_s=3.0, run_timeout_s=120.0, worker_start_timeout_s=30.0)
 CASES = [   # name, verdict, tester file
     ("baseline", "valid", os.path.join(TESTERS, "baseline.py")),
     ("asks_forever", "valid", os.path.join(TESTERS, "asks_forever.py")),

@@ -2,23 +2,23 @@
 its options, the report's lines on stdout, the picture with --svg, exit
 status 2 and a message on stderr for a file it cannot use.
 
-    def main(argv=None):         # the problem's report command
-        return report_cli.main(argv, problem=PROBLEM, description="...",
-                               made_by="tq/local.py")
+    sys.exit(report.main(PROBLEM, doc=__doc__))    # a problem's grader/report.py
 """
 
 import argparse
+import os
 import sys
 
-from . import options, picture
-from .report import (TOP, ReportError, against_lines, comparison, group_rows, load_result,
+from .. import options, picture
+from ..report import (TOP, ReportError, against_lines, comparison, group_rows, load_result,
                      pair, passed, report_lines)
 
 
-def main(argv=None, *, problem, description, made_by):
-    """A problem's report command: `description` its help's first line,
-    `made_by` the command that writes a result.json. Its exit status."""
-    parser = argparse.ArgumentParser(description=description)
+def main(problem, argv=None, *, doc=None):
+    """A problem's report command, `doc`'s first paragraph its help's first
+    line; its exit status."""
+    parser = argparse.ArgumentParser(description=(doc or __doc__).split("\n\n")[0])
+    made_by = os.path.relpath(os.path.join(problem.COMMANDS, "local.py"), problem.ROOT)
     parser.add_argument("result", help="a result.json (%s writes one)" % made_by)
     parser.add_argument("--against", metavar="OTHER.json",
                         help="a result of the same set to compare with, instance by instance")
