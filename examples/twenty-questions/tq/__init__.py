@@ -4,6 +4,7 @@ Modules, one job each:
 - data: the frozen pools and answer matrix, checked against their SHA-256;
 - score: the budget, a round's score, the information bound, saved bits;
 - sets: the public sets, the drawing of held-out sets, a set's checks;
+  draw, its command;
 - problem: the rules as the grader's oracle applies them;
 - direct: a tester run in-process on a set, counted by the rules;
 - policy_file: the policy.json format and its validator;

@@ -1,10 +1,8 @@
 """The sets of twenty questions: the two public ones, the drawing of a
-held-out one, and a set's statistics.
+held-out one, and a set's statistics (its command is tq/draw.py).
 
-    python3 tq/sets.py --public                  # write sample/dev.jsonl, sample/test.jsonl
-    python3 tq/sets.py --count 128 --seed S --out held-out.jsonl
-    python3 tq/sets.py --count 128 --out held-out.jsonl     # a secret seed
-    python3 tq/sets.py --stats sample/test.jsonl
+    dev, test, left = sets.public_split()
+    sets.draw_held_out(128, "seed")          # a held-out set's animals
 
 A set is JSON Lines, one round a line: {"animal": index}, in the order the
 animals were drawn (a sorted set would tell a tester what comes next). The
@@ -15,18 +13,12 @@ without replacement, from a stream seeded by its own seed; without --seed a
 secret one is drawn, used once and never shown.
 """
 
-import argparse
 import json
 import os
 import random
-import secrets
 import statistics
-import sys
 
-if __package__ in (None, ""):       # run as a script: import tq from its project
-    sys.path[0] = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-from tq import data, score  # noqa: E402
+from tq import data, score
 
 PUBLIC_SEED = "twenty-questions-public"
 DEV_COUNT = 150                  # rounds of sample/dev.jsonl
@@ -162,47 +154,3 @@ def stats(animals):
     name, size = pool_of(animals)
     return [("rounds", len(animals)), ("pool", name), ("pool_size", size),
             ("bound", "%.4f" % statistics.fmean(bounds(animals)))]
-
-
-def _write(path, text):
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8", newline="\n") as f:
-        f.write(text)
-    os.replace(tmp, path)
-
-
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--public", action="store_true",
-                        help="write the dev and test sets into sample/")
-    parser.add_argument("--count", type=int, default=HELD_OUT_COUNT,
-                        help="rounds of a held-out set (default %(default)s)")
-    parser.add_argument("--seed", help="seed (any string); omit for a secret one")
-    parser.add_argument("--out", help="write the held-out set here instead of stdout")
-    parser.add_argument("--stats", metavar="FILE", help="print FILE's figures")
-    args = parser.parse_args(argv)
-    try:
-        if args.stats:
-            animals = [item["animal"] for item in read_set(args.stats)]
-            print("set: %s" % args.stats)
-            for key, value in stats(animals):
-                print("%s: %s" % (key, value))
-        elif args.public:
-            dev, test, _ = public_split()
-            _write(DEV_FILE, dumps(dev))
-            _write(TEST_FILE, dumps(test))
-        else:
-            seed = args.seed if args.seed is not None else secrets.token_hex(16)
-            text = dumps(draw_held_out(args.count, seed))
-            if args.out:
-                _write(args.out, text)
-            else:
-                sys.stdout.write(text)
-    except (SetError, ValueError, OSError) as e:
-        sys.stderr.write("sets: %s\n" % e)
-        return 2
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
