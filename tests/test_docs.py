@@ -7,6 +7,7 @@ import json
 import os
 import re
 import statistics
+import subprocess
 import unittest
 
 import support
@@ -101,6 +102,31 @@ class ReadmeTest(unittest.TestCase):
         commands = re.findall(r"^(python3 [^\n#]+?)\s*(?:#.*)?$", head, re.M)
         self.assertEqual(commands[:3], ["python3 grader/local.py", "python3 tests/run.py",
                                         "python3 tests/run.py --quick"])
+
+    def test_its_file_table_is_the_tree(self):
+        """Every path the table names exists; every tracked top-level path and
+        every command in grader/ is named; the table reads in a minute."""
+        with open(os.path.join(support.ROOT, "README.md"), encoding="utf-8") as f:
+            text = f.read()
+        table = text[text.index("\n## Files\n"):]
+        table = table[:table.index("\n## ", 1)]
+        rows = [line for line in table.split("\n") if line.startswith("| `")]
+        named = [path for row in rows for path in re.findall(r"`([^`]+)`", row.split(" | ")[0])]
+        for path in named:
+            with self.subTest(path=path):
+                self.assertTrue(os.path.exists(os.path.join(support.ROOT, path)), path)
+        tracked = subprocess.run(["git", "-C", support.ROOT, "ls-files"], capture_output=True,
+                                 text=True, check=True).stdout.split()
+        tops = {path.split("/")[0] for path in tracked} - {"LICENSE", "README.md"}
+        for top in sorted(t for t in tops if not t.startswith(".")):
+            with self.subTest(top=top):
+                self.assertTrue(any(p.split("/")[0] == top for p in named), top)
+        commands = sorted(name for name in os.listdir(os.path.join(support.ROOT, "grader"))
+                          if name.endswith(".py"))
+        grader_row = next(row for row in rows if row.startswith("| `grader/` |"))
+        self.assertEqual(sorted(re.findall(r"`([a-z_]+\.py)`", grader_row)), commands)
+        self.assertLessEqual(len(rows), 15)
+        self.assertLessEqual(len(table.split()), 400)       # words: a minute's reading
 
     def test_ci_runs_the_readme_test_command(self):
         with open(os.path.join(support.ROOT, ".ci", "run"), encoding="utf-8") as f:

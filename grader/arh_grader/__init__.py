@@ -1,4 +1,8 @@
-"""The grader SDK, which no problem is part of: the counting oracle (its
+"""The grader SDK, which no problem is part of. `arh` is the platform the
+benchmarks run on, whose command `arh run` runs a problem's grader and
+worker (its settings file is autoresearch.toml, its workers' variables
+start with AR_); arh_grader is that platform's SDK for graders that count
+what a tester does themselves. It holds the counting oracle (its
 HTTP in oracle.py, its sessions and counting policy in session.py), the
 client for the worker (client.py), the run engine a problem plugs into
 (engine.py), the fixed verdicts with the result writer (result.py), and
@@ -6,9 +10,11 @@ the local run: a problem's worker started on this machine beside the oracle
 (local_run.py), or a worker of any language from its command (workers.py).
 Whatever a worker started is killed and reaped when it stops (reaper.py).
 What a run changed outside the editable folders is named (integrity.py).
-A problem's report command is report.py (and its SVG picture, picture.py):
-a result read instance by instance against each instance's bound and
-against another result, as the problem describes them. A problem is a
+The report (report.py, and its SVG picture, picture.py) reads a result
+instance by instance against each instance's bound and against another
+result, as the problem describes them. The commands every problem offers
+(grade, local, report, mmi...) are the package commands/, each handed the
+problem; a run's settings are one frozen object (settings.py). A problem is a
 subclass of problem.Problem, the one object every part of the SDK is
 handed: its docstring says what the SDK calls, when, and what each
 member returns.
@@ -27,7 +33,9 @@ Statistics every problem's tools share: stats.py.
     ...                                # the worker sends its tests
     session = oracle.close(token)      # session.tests is final
 
-or a whole run: engine.evaluate(items, problem=PROBLEM, oracle=oracle, ...).
+or a whole run: engine.evaluate(items, problem=PROBLEM, oracle=oracle,
+settings=PROBLEM.settings(), ...), or a whole command:
+commands.local.main(PROBLEM).
 """
 
 import sys
