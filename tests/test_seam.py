@@ -152,7 +152,7 @@ class SourceTest(unittest.TestCase):
         libraries = [p for folder in (SDK, os.path.join(GRADER, "group_testing"))
                      for p in python_files(folder)]
         commands = [os.path.join(GRADER, name + ".py") for name in sorted(ENTRY_POINTS)]
-        tq_commands = {"compare", "grade", "local", "policy", "report", "selfcheck", "sets"}
+        tq_commands = {"compare", "draw", "grade", "local", "policy", "report", "selfcheck"}
         for path in libraries + commands + list(python_files(os.path.join(TQ, "tq"))):
             name = os.path.basename(path)[:-3]
             with self.subTest(file=os.path.relpath(path, support.ROOT)):
