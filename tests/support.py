@@ -134,3 +134,13 @@ def show(text):
     if SHOW:
         sys.stderr.write(text + "\n")
         sys.stderr.flush()
+
+
+def python_files(folder):
+    """The paths of the .py files under `folder`, its subfolders' included
+    (each folder's in name order), __pycache__ left out."""
+    for path, dirs, files in os.walk(folder):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        for name in sorted(files):
+            if name.endswith(".py"):
+                yield os.path.join(path, name)
