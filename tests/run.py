@@ -30,13 +30,15 @@ SECONDS = {               # what each module took in a full run on two cores: th
     "test_betting": 56, "test_compare": 40, "test_chain": 27, "test_pipeline": 26,
     "test_faults": 23, "test_hostile_client": 20, "test_contract": 12, "test_tamper": 12,
     "test_docs": 12, "test_cheat": 12, "test_cheat_flag": 11, "test_hostile_tester": 11,
-    "test_cleanup": 11, "test_hostile": 10, "test_sprt": 10, "test_compare_walls": 9,
-    "test_diagnose": 8, "test_cheat_power": 8, "test_any_worker": 7, "test_total_gain": 7,
-    "test_loop": 7, "test_report": 7, "test_mmi": 5, "test_transcripts": 4, "test_seam": 3,
-    "test_bench": 3, "test_doc_figures": 3, "test_picture": 2, "test_instances": 2,
-    "test_hostile_worker": 2, "test_problem": 1, "test_constant_time": 1, "test_oracle": 1,
-    "test_result_space": 1, "test_sandbox": 1, "test_docker_files": 1, "test_policy": 1,
-    "test_stopping": 1,
+    "test_cleanup": 11, "test_compare_walls": 9, "test_hostile_oracle": 9, "test_diagnose": 8,
+    "test_cheat_power": 8, "test_any_worker": 7, "test_total_gain": 7, "test_loop": 7,
+    "test_report": 7, "test_mmi": 5, "test_transcripts": 4, "test_bench": 3,
+    "test_sprt_command": 3, "test_picture": 2, "test_instances": 2, "test_hostile_worker": 2,
+    "test_sprt_state": 2, "test_sprt_exact": 2, "test_seam_imports": 2, "test_problem": 1,
+    "test_constant_time": 1, "test_oracle": 1, "test_result_space": 1, "test_sandbox": 1,
+    "test_docker_files": 1, "test_policy": 1, "test_stopping": 1, "test_seam_problem": 1,
+    "test_doc_figures_testers": 1, "test_doc_figures_sequential": 1,
+    "test_doc_figures_constants": 1, "test_doc_figures_settings": 1,
 }
 QUICK_UNDER = 5           # seconds: the quick tier is the modules under it (and any new one)
 SLOW = {name for name, seconds in SECONDS.items() if seconds >= QUICK_UNDER}

@@ -145,3 +145,38 @@ def show(text):
     if SHOW:
         sys.stderr.write(text + "\n")
         sys.stderr.flush()
+
+
+def python_files(folder):
+    """The paths of the .py files under `folder`, its subfolders' included
+    (each folder's in name order), __pycache__ left out."""
+    for path, dirs, files in os.walk(folder):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        for name in sorted(files):
+            if name.endswith(".py"):
+                yield os.path.join(path, name)
+
+
+def read(name):
+    """The text of the file `name`, a path from the repository's root."""
+    with open(os.path.join(ROOT, name), encoding="utf-8") as f:
+        return f.read()
+
+
+def flat(text):
+    """`text` with each run of spaces and line breaks made one space."""
+    return " ".join(text.split())
+
+
+def said(case, text, doc="PROGRAM.md"):
+    """Fail unless `doc` holds `text`, line breaks and spaces aside."""
+    case.assertTrue(flat(text) in flat(read(doc)), "%s does not say %r" % (doc, text))
+
+
+def table_rows(doc, header):
+    """The body rows of the Markdown table of `doc` whose header line starts
+    with `header`, as lists of stripped cells."""
+    text = read(doc)
+    start = text.index(header)
+    lines = text[start:].split("\n\n")[0].splitlines()[2:]
+    return [[cell.strip() for cell in line.strip().strip("|").split("|")] for line in lines]
