@@ -26,7 +26,6 @@ import dataclasses
 import os
 import shutil
 import tempfile
-from typing import Callable, Optional
 
 from .. import engine, local_run
 from ..settings import Settings
@@ -36,7 +35,7 @@ REPEATED = "nondeterministic"       # the expected verdict of the cases run twic
 
 @dataclasses.dataclass(frozen=True)
 class Case:
-    """One case of a self-check.
+    """One case of a self-check: Case(name, expected, tester, *, options).
 
     name      its name, on its `case:` line and for --case
     expected  the verdict it must get
@@ -52,11 +51,12 @@ class Case:
     name: str
     expected: str
     tester: str
+    _: dataclasses.KW_ONLY
     beside: tuple = ()
-    check: Optional[Callable] = None
-    settings: Optional[Settings] = None
-    prepare: Optional[Callable] = None
-    run: Optional[Callable] = None
+    check: object = None
+    settings: Settings = None
+    prepare: object = None
+    run: object = None
 
 
 def place(case, *, items, folder):
