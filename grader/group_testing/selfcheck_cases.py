@@ -35,7 +35,7 @@ SETTINGS = Settings(instance_timeout_s=60.0, run_timeout_s=300.0,
                     worker_start_timeout_s=30.0)
 HANG_TIMEOUT_S = 3.0
 BLANK_LINE = 2          # the line of the blank_line case's set that is left blank
-PASSING = ("valid", "suspect", "nondeterministic")   # verdicts of a run that ends
+PASSING = ("valid", "suspect", "nondeterministic")   # verdicts of a tester that answers
 
 
 def scores_one(result):
@@ -110,8 +110,9 @@ def counterfeit_case(name, expected, *, check=None, beside=()):
                 if "hang" in name else None)
 
 
-def alone(name, expected, **options):
-    """The case of counterfeits/NAME.py, which needs no file beside it."""
+def standalone_case(name, expected, **options):
+    """The case of counterfeits/NAME.py, which imports nothing beside it:
+    it runs where it lies, unless `prepare` writes files beside a copy."""
     return Case(name, expected, os.path.join(COUNTERFEITS, name + ".py"), **options)
 
 
@@ -123,10 +124,10 @@ CASES = (
         "booleans", "floats", "strings", "null", "nested", "dict", "set", "nan",
         "huge_list")),
     *(counterfeit_case(name, "no_answer") for name in ("raises", "sys_exit", "process_exits")),
-    alone("import_error", "no_answer"),
-    alone("no_find", "no_answer"),
+    standalone_case("import_error", "no_answer"),
+    standalone_case("no_find", "no_answer"),
     counterfeit_case("hang", "timeout"),
-    alone("over_cap", "oracle_cap"),
+    standalone_case("over_cap", "oracle_cap"),
     counterfeit_case("over_cap_then_hang", "oracle_cap"),
     counterfeit_case("over_cap_then_wrong", "oracle_cap"),
     counterfeit_case("invalid_pools_caught", "valid", check=extra_tests(8, 8)),
@@ -135,7 +136,7 @@ CASES = (
     counterfeit_case("invented_token", "valid", check=extra_tests(0, 0),
                      beside=(RAW_REQUEST,)),
     counterfeit_case("old_token", "valid", check=extra_tests(0, 0), beside=(RAW_REQUEST,)),
-    alone("reads_sample", "suspect", prepare=write_sample),
+    standalone_case("reads_sample", "suspect", prepare=write_sample),
     counterfeit_case("nondeterministic", "nondeterministic"),
     # the platform's side: an honest tester, a broken set, a failing oracle, two runs
     Case("blank_line", "invalid_set", SPLITTING, run=run_blank_line),
