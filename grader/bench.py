@@ -21,11 +21,12 @@ from one run:
   Blocks of the three kinds take turns in one measuring process, so that
   all three meet the same machine. rtt_ratio is harness over raw.
 - run: grader/local.py's whole evaluation of a freshly drawn set with
-  binary splitting as the grader counts the baseline (selfcheck.BASELINE,
-  not src/tester.py, so the figures do not move with the tester being
-  improved), in a fresh grader process: wall time, tests, tests per second,
-  and the grader's and the worker's peak resident memory (Linux). Every
-  instance must take exactly its baseline's tests.
+  binary splitting as the grader counts the baseline
+  (group_testing/splitting.py, not src/tester.py, so the figures do not
+  move with the tester being improved), in a fresh grader process: wall
+  time, tests, tests per second, and the grader's and the worker's peak
+  resident memory (Linux). Every instance must take exactly its baseline's
+  tests.
 The measuring process runs on core 0 and the servers on core 1, as local.py
 pins the worker and the grader. Exit status 1 if a count is off.
 """
@@ -44,10 +45,9 @@ import tempfile
 import threading
 import time
 
-import selfcheck
 from arh_grader import Oracle, Spec, canonical, local_run
 from arh_grader.commands import local
-from group_testing import instances, problem
+from group_testing import instances, problem, splitting
 from group_testing.plugin import PROBLEM
 
 WORKER = PROBLEM.WORKER
@@ -251,17 +251,14 @@ def _run_local(items_path, tester, out):
 
 def measure_run(*, count=INSTANCES, seed=SEED):
     """grader/local.py on instances.draw(count, seed) with binary
-    splitting (selfcheck.BASELINE), in a fresh process: a dict of the
-    figures."""
+    splitting (group_testing/splitting.py), in a fresh process: a dict of
+    the figures."""
     items = instances.draw(count, seed)
     with tempfile.TemporaryDirectory(prefix="bench-") as folder:
         path = os.path.join(folder, "items.jsonl")
         with open(path, "w", encoding="utf-8") as f:
             f.writelines(instances.dumps(item) for item in items)
-        tester = os.path.join(folder, "splitting.py")
-        with open(tester, "w", encoding="utf-8") as f:
-            f.write(selfcheck.BASELINE)
-        wall, grader_peak, worker_peak = in_child(_run_local, path, tester, folder)
+        wall, grader_peak, worker_peak = in_child(_run_local, path, splitting.__file__, folder)
         with open(os.path.join(folder, "result.json"), encoding="utf-8") as f:
             result = json.load(f)
     tests = [e["tests"] for e in result["items"]]

@@ -1,6 +1,8 @@
 """What a result reveals: no failing result of the self-check's battery
 names a defective of the instance it failed on, not in what the grader says,
 nor by quoting the tester's own answer. (The cheat flag: test_cheat_flag.py.)
+The failing cases run here only, so each asserts its verdict here too
+(test_pipeline.py runs the others).
 """
 
 import concurrent.futures
@@ -9,8 +11,9 @@ import re
 import unittest
 
 import support
-import selfcheck
 from support import problem
+from arh_grader.commands import selfcheck
+from group_testing import selfcheck_cases
 
 THREADS = 4                 # battery cases run at once
 # a number standing alone: not part of a word, a path or a longer number
@@ -44,25 +47,23 @@ class MessageLeakTest(unittest.TestCase):
     on the same instances numbered backwards."""
 
     def test_no_message_names_a_defective(self):
-        cases = [c for c in selfcheck.CASES
-                 if c[1] not in ("valid", "suspect", "nondeterministic")
-                 and c[0] not in selfcheck.PLATFORM_CASES]
-        items = support.PROBLEM.load_set(support.SAMPLE)[:selfcheck.INSTANCES]
+        cases = selfcheck_cases.FAILING
+        items = support.PROBLEM.load_set(support.SAMPLE)[:selfcheck_cases.INSTANCES]
         sets = {"sample": items, "mirrored": [mirrored(item) for item in items]}
         workdir = support.tmpdir(self)
 
         def run(case):
-            name, _, source, *_ = case
-            tester = os.path.join(workdir, name + ".py")
-            with open(tester, "w", encoding="utf-8") as f:
-                f.write(source)
-            return name, {key: support.evaluate_local(chosen, tester=tester, quiet=True,
-                                                    settings=selfcheck.settings_for(name))
-                          for key, chosen in sets.items()}
+            tester = selfcheck.place(case, items=items, folder=os.path.join(workdir, case.name))
+            return case.name, {key: selfcheck.evaluate(
+                case, problem=support.PROBLEM, items=chosen, tester=tester,
+                settings=selfcheck_cases.SETTINGS)[0] for key, chosen in sets.items()}
 
         with concurrent.futures.ThreadPoolExecutor(THREADS) as pool:
             runs = list(pool.map(run, cases))
-        for name, results in runs:
+        for case, (name, results) in zip(cases, runs):
+            with self.subTest(case=name, instances="sample", verdict=case.expected):
+                got, detail = selfcheck.verdict(support.PROBLEM, [results["sample"]])
+                self.assertEqual(got, case.expected, detail)
             for key, result in results.items():
                 with self.subTest(case=name, instances=key):
                     defectives = sets[key][result["index"]]["defectives"]

@@ -26,7 +26,7 @@ import time
 import unittest
 
 import support
-import selfcheck
+from group_testing import selfcheck_cases
 from support import problem
 from arh_grader import Oracle, WorkerClient, engine
 
@@ -202,9 +202,9 @@ def find(n, priors, test):
 class PrecedenceTest(unittest.TestCase):
     """Two faults on one instance: the earliest event wins."""
 
-    def verdict(self, source, items=None, settings=None):
+    def verdict(self, body, items=None, settings=None, prelude=""):
         items = items or support.PROBLEM.load_set(support.SAMPLE)[:2]
-        tester = support.write(self, "tester.py", source)
+        tester = selfcheck_cases.counterfeit(support.tmpdir(self), body, prelude=prelude)
         return support.evaluate_local(items, tester=tester,
                                     settings=settings or SETTINGS, quiet=True)
 
@@ -219,7 +219,7 @@ class PrecedenceTest(unittest.TestCase):
         }
         for name, body in cases.items():
             with self.subTest(case=name):
-                result = self.verdict(selfcheck.counterfeit(body))
+                result = self.verdict(body)
                 self.assertEqual((result["kind"], result["index"]), ("oracle_cap", 0))
                 item = result["items"][0]
                 self.assertEqual(item["tests"], problem.cap(item["n"]) + 1)
@@ -227,7 +227,8 @@ class PrecedenceTest(unittest.TestCase):
     def test_tests_after_the_deadline_are_refused_so_no_cap(self):
         """The tester sleeps past its deadline, then makes 3n tests: each is
         refused (403), none counted, and the verdict stays timeout."""
-        tester = support.write(self, "tester.py", selfcheck.counterfeit(
+        tester = selfcheck_cases.counterfeit(
+            support.tmpdir(self),
             "time.sleep(%r)\n"
             "replies = []\n"
             "for i in range(3 * n):\n"
@@ -235,7 +236,7 @@ class PrecedenceTest(unittest.TestCase):
             "    except Exception as e:\n        replies.append(str(e)[:80])\n"
             "with open(os.path.join(os.path.dirname(__file__), 'late'), 'w') as f:\n"
             "    f.write('\\n'.join(replies))\n"
-            "return d" % (INSTANCE_TIMEOUT + 1.0)))
+            "return d" % (INSTANCE_TIMEOUT + 1.0))
         folder = os.path.dirname(tester)
         oracle = support.start_oracle(self)
         _, url = support.start_worker(self, oracle.url, tester, home=folder)   # it writes there
@@ -259,17 +260,17 @@ class PrecedenceTest(unittest.TestCase):
                            "a boolean before an unsorted tail": "return [True] + d[::-1]"
                            }.items():
             with self.subTest(case=name):
-                result = self.verdict(selfcheck.counterfeit(body))
+                result = self.verdict(body)
                 self.assertEqual((result["kind"], result["index"]), ("schema", 0))
 
     def test_the_run_deadline_times_out_the_instance_it_reaches(self):
         # instance 0 answers at once and instance 1 never: with an instance
         # deadline far beyond the run's, only the run's can end it, however
         # long the worker took to start
-        source = selfcheck.counterfeit("CALLS.append(1)\nif len(CALLS) > 1:\n"
-                                       "    time.sleep(3600)\nreturn d", "CALLS = []\n")
-        result = self.verdict(source, settings=SETTINGS.replace(run_timeout_s=5.0,
-                                                               instance_timeout_s=600.0))
+        result = self.verdict("CALLS.append(1)\nif len(CALLS) > 1:\n"
+                              "    time.sleep(3600)\nreturn d", prelude="CALLS = []\n",
+                              settings=SETTINGS.replace(run_timeout_s=5.0,
+                                                        instance_timeout_s=600.0))
         self.assertEqual((result["kind"], result["index"]), ("timeout", 1))
         self.assertEqual(len(result["items"]), 2)
 
@@ -284,10 +285,11 @@ class PrecedenceTest(unittest.TestCase):
 
         oracle = Oracle().start()
         self.addCleanup(oracle.stop)
-        tester = support.write(self, "tester.py", selfcheck.counterfeit(
+        tester = selfcheck_cases.counterfeit(
+            support.tmpdir(self),
             "for pool in ([0], [1]) + ([1],) * (3 * n):\n"
             "    try:\n        test(pool)\n    except Exception:\n        pass\n"
-            "return []"))
+            "return []")
         _, url = support.start_worker(self, oracle.url, tester)
         items = support.PROBLEM.load_set(support.SAMPLE)[:2]
         result = engine.evaluate(items, problem=Faulty(), oracle=oracle,

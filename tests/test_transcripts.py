@@ -9,7 +9,7 @@ import os
 import unittest
 
 import support
-import selfcheck
+from group_testing import selfcheck_cases
 from arh_grader import local_run
 
 LIMIT = 3      # instances a run grades
@@ -72,11 +72,12 @@ class TranscriptTest(unittest.TestCase):
         self.assertEqual(result["status"], "valid")
 
     def test_repeat_names_the_instance_of_a_nondeterministic_tester(self):
-        tester = support.write(self, "tester.py", selfcheck.counterfeit(
+        tester = selfcheck_cases.counterfeit(
+            support.tmpdir(self),
             "CALLS.append(1)\n"
             "if len(CALLS) == 3:\n"
             "    test(random.SystemRandom().sample(range(n), n // 2))\n"
-            "return d", RANDOM_ON_THIRD))
+            "return d", prelude=RANDOM_ON_THIRD)
         transcripts = support.tmpdir(self)
         status, stdout, _, result = self.run_local("--repeat", "2", "--transcripts",
                                                    transcripts, tester=tester)

@@ -15,6 +15,7 @@ about 5% of instances that draws everywhere else, and NINETY, a tester
 that wins nine instances in ten by one test and is worse in the mean.
 """
 
+import importlib.util
 import os
 import types
 
@@ -23,35 +24,45 @@ from . import problem
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SEED = "betting-pairs"       # the instances the pools are computed on
 COUNT = 1000                 # instances a pool holds, by default
-SPLITTING = os.path.join(ROOT, "tests", "testers", "splitting.py")
-with open(SPLITTING, encoding="utf-8") as _f:
-    _HONEST = _f.read().replace("def find(", "def honest(")
+SPLITTING = os.path.join(ROOT, "grader", "group_testing", "splitting.py")   # the baseline's
+CALIBRATION = "grader/group_testing/calibration.py"
+POSTERIOR = "tests/testers/posterior.py"
 
-with open(os.path.join(ROOT, "tests", "testers", "posterior.py"), encoding="utf-8") as _f:
-    _POSTERIOR = _f.read().replace("def find(", "def posterior(")
+
+def embedded(name, path):
+    """Tester source that makes the tester file `path` (from ROOT) a module
+    `name` of the tester, run from the file's own text: so a tester of one
+    file may play others, each unchanged and in a namespace of its own."""
+    with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+        text = f.read()
+    return "%s = types.ModuleType(%r)\nexec(compile(%r, %r, \"exec\"), %s.__dict__)\n" % (
+        name, name, text, path, name)
+
 
 # the strongest tester's pools by posterior when n < 86 (about 5% of
-# instances), binary splitting otherwise: a large gain there, a draw
+# instances), binary splitting (the calibration tester's split on all
+# items, as the baseline is counted) otherwise: a large gain there, a draw
 # everywhere else
-ALONE = _POSTERIOR + "\n\n" + _HONEST + """
+ALONE = "import types\n\n" + embedded("posterior", POSTERIOR) + embedded(
+    "calibration", CALIBRATION) + """
 
 def find(n, priors, test):
     if n < 86:
-        return posterior(n, priors, test)
-    return honest(n, priors, test)
+        return posterior.find(n, priors, test)
+    return sorted(calibration.split(range(n), test))
 """
 
 # binary splitting that skips its first test (every instance has a defective,
 # so it is positive) on nine instances in ten, and wastes 10 tests before
 # splitting on the tenth (n a multiple of 10): a sure small win 90% of the
 # time, a larger loss the rest
-NINETY = _HONEST + """
+NINETY = "import types\n\n" + embedded("calibration", CALIBRATION) + """
 
 def find(n, priors, test):
     if n % 10 == 0:
         for _ in range(10):
             test([0])
-        return honest(n, priors, test)
+        return sorted(calibration.split(range(n), test))
     first = [True]
 
     def skip_first(pool):
@@ -60,24 +71,25 @@ def find(n, priors, test):
             return True
         return test(pool)
 
-    return honest(n, priors, skip_first)
+    return sorted(calibration.split(range(n), skip_first))
 """
 
 PAIRS = (                    # (name, challenger, incumbent): a file from ROOT or a source
-    ("posterior vs informed", "tests/testers/posterior.py", "tests/testers/informed.py"),
-    ("informed vs calibration", "tests/testers/informed.py",
-     "grader/group_testing/calibration.py"),
-    ("calibration vs splitting", "grader/group_testing/calibration.py",
-     "tests/testers/splitting.py"),
-    ("5% fix vs splitting", ALONE, "tests/testers/splitting.py"),
+    ("posterior vs informed", POSTERIOR, "tests/testers/informed.py"),
+    ("informed vs calibration", "tests/testers/informed.py", CALIBRATION),
+    ("calibration vs splitting", CALIBRATION, SPLITTING),
+    ("5% fix vs splitting", ALONE, SPLITTING),
 )
 
 
 def load(tester):
-    """The `find` of a tester: a path from ROOT, or a tester's source."""
+    """The `find` of a tester: a path from ROOT, loaded as a module of its
+    own (which may read the files beside it), or a tester's source."""
     if "\n" not in tester:
-        with open(os.path.join(ROOT, tester), encoding="utf-8") as f:
-            tester = f.read()
+        spec = importlib.util.spec_from_file_location("pair_tester", os.path.join(ROOT, tester))
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module.find
     module = types.ModuleType("pair_tester")
     exec(compile(tester, "<pair tester>", "exec"), module.__dict__)
     return module.find

@@ -1,0 +1,20 @@
+"""A counterfeit of the self-check: one extra test of an item the operating
+system's randomness picks: two runs of one set differ. Its verdict:
+nondeterministic."""
+
+import os
+import random
+import runpy
+
+HERE = os.path.dirname(os.path.abspath(__file__))   # splitting.py, calibration.py beside it
+
+
+def honest(n, priors, test):
+    """Binary splitting's answer: the defectives."""
+    return runpy.run_path(os.path.join(HERE, "splitting.py"))["find"](n, priors, test)
+
+
+def find(n, priors, test):
+    d = honest(n, priors, test)                 # the truth, found honestly
+    test([random.SystemRandom().randrange(n)])
+    return d
