@@ -19,6 +19,7 @@ The seam's one class, arh_grader.Problem: test_seam_problem.py.
 import ast
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -150,6 +151,25 @@ class SourceTest(unittest.TestCase):
             with self.subTest(file=os.path.relpath(path, support.ROOT)):
                 with open(path, encoding="utf-8") as f:
                     self.assertNotIn('__name__ == "__main__"', f.read())
+
+    def test_no_command_is_imported_by_another_module(self):
+        """A command of grader/ or tq/ is an entry point: no module imports it."""
+        modules = {}
+        for folder in (GRADER, os.path.join(TQ, "tq")):
+            for name in os.listdir(folder):
+                if name.endswith(".py"):
+                    with open(os.path.join(folder, name), encoding="utf-8") as f:
+                        modules[(folder, name[:-3])] = f.read()
+        commands = {key for key, text in modules.items() if '__name__ == "__main__"' in text}
+        self.assertGreaterEqual(len(commands), 20)
+        for (folder, name), text in sorted(modules.items()):
+            imported = set(re.findall(r"^(?:import|from) ([\w.]+)", text, re.M))
+            imported |= {"tq." + m for line in re.findall(r"^from tq import ([\w, ]+)", text, re.M)
+                         for m in line.replace(" ", "").split(",")}
+            for other_folder, other in sorted(commands):
+                target = other if other_folder == GRADER else "tq." + other
+                with self.subTest(module=name, command=other):
+                    self.assertNotIn(target, imported)
 
     def test_group_testing_imports_the_sdk_only(self):
         self.assert_imports_within(python_files(os.path.join(GRADER, "group_testing")),

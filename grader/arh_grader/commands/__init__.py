@@ -7,7 +7,10 @@ Problem to one of these and exits with what it returns.
 
 - grade: the grader as its container runs it, against a worker's URL;
 - local: a whole evaluation on this machine, worker and oracle on loopback;
-- report: a result.json read instance by instance, and its picture.
+- report: a result.json read instance by instance, and its picture;
+- mmi: a result's noise floor beside the problem's MMI;
+- selfcheck: the grader proved on the problem's cases, each a tester file
+  with the verdict it must get.
 
 Each `main(problem, argv=None, *, doc=None)` parses `argv` (sys.argv's by
 default), `doc` giving its help's first line, and returns the exit status.
