@@ -43,7 +43,7 @@ class Rules(abc.ABC):
 
     PUBLIC_SEEDS = {}   # seed -> the public set it draws ("the public sample's seed"): refused
     PUBLIC = "its instances are public, and a tester may know them"   # why, after the seed
-    TIMEOUT_TYPE = options.positive(float)     # argparse's type of --instance-timeout
+    TIMEOUT_TYPE = staticmethod(options.positive(float))   # argparse's --instance-timeout
     HELP = {"seed": "the instances' seed (any string; default: a random one)",
             "instance_timeout": "each tester's deadline on an instance "
                                 "(default: autoresearch.toml)"}
