@@ -7,7 +7,8 @@ Problem to one of these and exits with what it returns.
 
 - grade: the grader as its container runs it, against a worker's URL;
 - local: a whole evaluation on this machine, worker and oracle on loopback;
-- report: a result.json read instance by instance, and its picture.
+- report: a result.json read instance by instance, and its picture;
+- compare: two testers compared until a sequential test decides.
 
 Each `main(problem, argv=None, *, doc=None)` parses `argv` (sys.argv's by
 default), `doc` giving its help's first line, and returns the exit status.

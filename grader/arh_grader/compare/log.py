@@ -1,5 +1,5 @@
-"""What a comparison (grader/compare.py, tq/compare.py) prints when it has
-decided, and the row it adds to a results file (TSV) with --log.
+"""What a comparison (commands/compare.py) prints when it has decided, and
+the row it adds to a results file (TSV) with --log.
 
     lines = log.summary_lines(record, comparisons, state=path, mmi=0.02, caps=caps)
     log.log_row("results.tsv", {"commit": "a1b2c3d", ...})
@@ -10,7 +10,10 @@ its deadline scores the cap's tests over the baseline (state.
 difference), as in the mean test's decision. Its interval is the 99%
 confidence sequence of betting.py on the differences clipped to
 [-1, 1], valid at whatever comparison the run stopped; the mean shown is
-theirs too. A row's total_gain and reference are total.py's.
+theirs too. A row's total_gain and reference are total.py's. Entries
+that are not counts with a baseline (another problem's rules) come with
+their score differences and outcomes (`scores`, `outcomes`), and a problem
+with no MMI gives mmi None.
 """
 
 import hashlib
