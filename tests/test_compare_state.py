@@ -1,8 +1,10 @@
 """grader/compare.py's state file: a decided state runs nothing, one that
 does not fit the run (its settings, seed, testers) or was changed by hand
 or forged is refused, naming what is wrong, and bad usage exits 2 naming
-the value, writing nothing."""
+the value, writing nothing; the rules a problem gives a comparison."""
 
+import contextlib
+import io
 import json
 import os
 import sys
@@ -10,8 +12,12 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))   # also as tests.test_compare_state
 import support  # noqa: E402
+from arh_grader import Problem  # noqa: E402
+from arh_grader.commands import compare  # noqa: E402
+from arh_grader.compare import rules  # noqa: E402
 from arh_grader.compare import state as compare_state  # noqa: E402
 from group_testing import instances  # noqa: E402
+from group_testing.plugin import PROBLEM  # noqa: E402
 from test_compare import CALIBRATION, HONEST, SEED, Commands  # noqa: E402
 
 
@@ -131,6 +137,35 @@ class CommandTest(Commands, unittest.TestCase):
                 self.assertIn(words, err)
                 self.assertIn(path, err)
                 self.assertEqual(support.read_bytes(path), before)
+
+
+
+class RulesTest(unittest.TestCase):
+    """The seam of a comparison: a problem's Rules, from Problem.comparison()."""
+
+    def test_rules_lacking_an_abstract_member_cannot_be_made(self):
+        self.assertEqual(sorted(rules.Rules.__abstractmethods__),
+                         ["difference", "draw", "drawn", "outcome", "play", "suspect"])
+        with self.assertRaisesRegex(TypeError, r"abstract class Rules"):
+            rules.Rules(PROBLEM)
+        self.assertIsInstance(PROBLEM.comparison(), rules.Rules)
+        self.assertIsNot(PROBLEM.comparison(), PROBLEM.comparison())    # fresh for each run
+
+    def test_a_problem_without_rules_has_no_comparison(self):
+        lacking = type("Lacking", (type(PROBLEM),), {"comparison": Problem.comparison})()
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            status = compare.main(lacking, ["--challenger", support.SPLITTING])
+        self.assertEqual((status, err.getvalue()),
+                         (2, "compare: Lacking has no comparison (Problem.comparison)\n"))
+
+    def test_group_testings_entries_keep_the_reference_last(self):
+        found = PROBLEM.comparison()
+        item = found.draw(SEED, 0)
+        plays = {"challenger": 5, "incumbent": None, "reference": 7}
+        entry = found.entry(item, plays)
+        self.assertEqual(entry, [5, None, item["baseline"], 7])
+        self.assertEqual(found.plays(entry, list(plays)), plays)
 
 
 if __name__ == "__main__":

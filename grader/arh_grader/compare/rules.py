@@ -32,6 +32,7 @@ import abc
 import os
 
 from .. import options
+from ..settings import SettingsError
 from . import betting, sprt
 from . import state as compare_state
 
@@ -83,8 +84,11 @@ class Rules(abc.ABC):
 
     def mmi(self):
         """The MMI of the problem's [metric] table, None when it gives none
-        (no MMI rule, no `mmi:` line)."""
-        mmi = self.problem.table("metric").get("mmi")
+        or has no such table (no MMI rule, no `mmi:` line)."""
+        try:
+            mmi = self.problem.table("metric").get("mmi")
+        except SettingsError:           # no [metric] table: no MMI either
+            return None
         return None if mmi is None else float(mmi)
 
     # ---- what a comparison plays and keeps ----
