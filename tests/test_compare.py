@@ -4,6 +4,7 @@ file. Its state file is test_compare_state.py's, its stops and resumes
 test_compare_stops.py's, its testers' walls test_compare_walls.py's.
 Commands, the way these modules run the command, is here."""
 
+import json
 import os
 import subprocess
 import sys
