@@ -48,9 +48,9 @@ changed and the log changed by nothing else during the run.
 
 The command is the SDK's (arh_grader/commands/compare.py), handed this
 problem (tq/plugin.py, PROBLEM), whose rules of a comparison are
-tq/comparison.py's. Exit status: 0 once decided, 1 when a tester fails (an exception, a bad
-call), 2 for bad usage or a state file that cannot be used, 130 after Ctrl-C
-and 143 after SIGTERM (both keep the state file).
+tq/comparison.py's. Exit status: 0 once decided, 1 when a tester fails (an
+exception, a bad call), 2 for bad usage or a state file that cannot be
+used, 130 after Ctrl-C and 143 after SIGTERM (both keep the state file).
 """
 
 import os
