@@ -27,10 +27,10 @@ JOBS = 2                  # processes at a time: the CI machine's cores
 MODULE_TIMEOUT = 1800     # seconds a module may take before it is stopped: a hang, never load
 SECONDS = {               # what each module took in a full run on two cores: the order
     "test_fit": 123, "test_conformance": 83, "test_doc_commands": 83, "test_examples": 57,
-    "test_betting": 56, "test_compare": 40, "test_chain": 27, "test_pipeline": 26,
+    "test_betting": 56, "test_compare": 28, "test_chain": 27, "test_pipeline": 26,
     "test_faults": 23, "test_hostile_client": 20, "test_contract": 12, "test_tamper": 12,
     "test_docs": 12, "test_cheat": 12, "test_cheat_flag": 11, "test_hostile_tester": 11,
-    "test_cleanup": 11, "test_compare_walls": 9, "test_hostile_oracle": 9, "test_diagnose": 8,
+    "test_cleanup": 11, "test_compare_walls": 9, "test_compare_stops": 8, "test_compare_state": 5, "test_hostile_oracle": 9, "test_diagnose": 8,
     "test_cheat_power": 8, "test_any_worker": 7, "test_total_gain": 7, "test_loop": 7,
     "test_report": 7, "test_mmi": 5, "test_transcripts": 4, "test_bench": 3,
     "test_sprt_command": 3, "test_picture": 2, "test_instances": 2, "test_hostile_worker": 2,

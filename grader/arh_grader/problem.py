@@ -82,6 +82,8 @@ class Problem(abc.ABC):
         settings()                    SETTINGS's [grader] table: a frozen settings.Settings
         table(name)                   another table of SETTINGS, as a dict
         for_set(path)                 the problem for a set's figures: itself
+        comparison()                  a run's rules of a comparison of two testers
+                                      (compare.rules.Rules, commands/compare.py): None
         SETTINGS, WORKER, TESTER, OUT, EDITABLE, REPOSITORY, COMMANDS
                                       paths below ROOT: autoresearch.toml, harness/worker.py,
                                       src/tester.py, result/, (src/,), ROOT, grader/
@@ -327,6 +329,14 @@ class Problem(abc.ABC):
         """The columns after LABELS in the rows of the instances furthest from their bound."""
         return ((self.COUNT, "%5d", self.COUNT), (self.SCORE, "%8.6f", self.SCORE),
                 (self.BOUND_SHORT, "%8.6f", self.bound))
+
+    # ---- the comparison (commands/compare.py) ----
+
+    def comparison(self):
+        """The rules of one comparison run of two of the problem's testers,
+        fresh for each run (a subclass of compare.rules.Rules, handed this
+        problem), or None when the problem has no comparison."""
+        return None
 
 
 def required(cls=Problem):

@@ -19,7 +19,7 @@ import statistics
 from arh_grader import Failure, Problem
 from arh_grader.problem import NUMBER
 
-from . import cheat, problem, seeds
+from . import cheat, comparison, problem, seeds
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DIGITS = 6              # decimals kept of every float in the result
@@ -173,6 +173,10 @@ class GroupTesting(Problem):
         return "instance %d (%s, n = %d): %d tests, baseline %d, score %.4f, floor %.4f" % (
             entry["index"], entry["family"], entry["n"], entry["tests"], entry["baseline"],
             entry["score"], floor(entry))
+
+    def comparison(self):
+        """Group testing's rules of a comparison (grader/compare.py)."""
+        return comparison.Rules(self)
 
 
 PROBLEM = GroupTesting()

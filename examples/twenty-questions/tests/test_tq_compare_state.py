@@ -17,7 +17,7 @@ import tq_support
 from arh_grader.compare import log as compare_log
 from arh_grader.compare import sprt
 from arh_grader.compare import state as compare_state
-from tq import comparison
+from tq.plugin import PROBLEM
 
 COMMAND = os.path.join(tq_support.PROJECT, "tq", "compare.py")
 WEAKER = tq_support.tester("fixed_order")
@@ -138,7 +138,7 @@ class StateTest(unittest.TestCase):
             edited["comparisons"][-1][0][0] -= 1
             settings = compare_state.TestSettings.from_dict(edited["settings"])
             record = compare_state.tally(settings, edited["comparisons"], None,
-                                         comparison.Rules)
+                                         PROBLEM.comparison())
             edited["record"] = record.to_dict()
 
         def other_animal(edited):

@@ -16,6 +16,7 @@ from unittest import mock
 
 import tq_support
 from arh_grader import sandbox
+from arh_grader.commands import compare as sdk_compare
 from tq import compare
 
 
@@ -51,7 +52,7 @@ class CompareWallsTest(unittest.TestCase):
         out, progress = io.StringIO(), io.StringIO()
         with mock.patch.object(sandbox, "abi", return_value=0), \
                 mock.patch.dict(os.environ, {"GT_ROUND_FILE": rounds}), \
-                mock.patch.dict(compare.compare.__kwdefaults__, {"stream": progress}), \
+                mock.patch.dict(sdk_compare.compare.__kwdefaults__, {"stream": progress}), \
                 contextlib.redirect_stdout(out), contextlib.redirect_stderr(progress):
             status = compare.main(["--challenger", tq_support.tester("counts_rounds"),
                                    "--incumbent", tq_support.BASELINE, "--test", "sign",

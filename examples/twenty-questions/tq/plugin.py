@@ -22,7 +22,7 @@ import statistics
 from arh_grader import Policy, Problem, engine
 from arh_grader.problem import NUMBER
 
-from tq import data, problem, score, sets
+from tq import comparison, data, problem, score, sets
 
 PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROOT = os.path.dirname(os.path.dirname(PROJECT))      # the repository, in a checkout
@@ -126,6 +126,10 @@ class TwentyQuestions(Problem):
         return "round %d: %d calls, %s, score %.4f, bound %.4f" % (
             entry["index"], entry["calls"], "found" if entry["found"] else "not found",
             entry["score"], entry["bound"])
+
+    def comparison(self):
+        """Twenty questions' rules of a comparison (tq/compare.py)."""
+        return comparison.Rules(self)
 
 
 PROBLEM = TwentyQuestions()

@@ -10,7 +10,8 @@ Problem to one of these and exits with what it returns.
 - report: a result.json read instance by instance, and its picture;
 - mmi: a result's noise floor beside the problem's MMI;
 - selfcheck: the grader proved on the problem's cases, each a tester file
-  with the verdict it must get.
+  with the verdict it must get;
+- compare: two testers compared until a sequential test decides.
 
 Each `main(problem, argv=None, *, doc=None)` parses `argv` (sys.argv's by
 default), `doc` giving its help's first line, and returns the exit status.

@@ -1,8 +1,9 @@
 """A comparison of two testers, knowing no problem: the sequential tests
 that decide whether a challenger beats the incumbent, and what a run keeps
-and writes. Each problem's compare command (grader/compare.py, twenty
-questions' tq/compare.py) plays the comparisons and hands their outcomes
-here.
+and writes, and the rules a problem gives it. The SDK's compare command
+(arh_grader/commands/compare.py) runs a comparison of any problem with
+these and the problem's rules; a problem's compare script (grader/compare.py,
+twenty questions' tq/compare.py) hands it the problem.
 
 Modules, one job each:
 - betting: the default test, on the mean score difference, by betting
@@ -18,6 +19,7 @@ Modules, one job each:
 - state: the state file, its lock, and the checks when it is taken up;
 - log: the decision's summary lines and the results file's rows;
 - total: the total gain against a fixed reference and what is left to win;
+- rules: what a problem gives a comparison (Rules, which it subclasses);
 - sprt_cli: the command line of the sign test's figures (grader/sprt.py).
 
 Nothing here runs at import, and none of it imports a problem.

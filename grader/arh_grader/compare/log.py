@@ -1,5 +1,5 @@
-"""What a comparison (grader/compare.py, tq/compare.py) prints when it has
-decided, and the row it adds to a results file (TSV) with --log.
+"""What a comparison (commands/compare.py) prints when it has decided, and
+the row it adds to a results file (TSV) with --log.
 
     lines = log.summary_lines(record, comparisons, state=path, mmi=0.02, caps=caps)
     log.log_row("results.tsv", {"commit": "a1b2c3d", ...})
@@ -10,7 +10,10 @@ its deadline scores the cap's tests over the baseline (state.
 difference), as in the mean test's decision. Its interval is the 99%
 confidence sequence of betting.py on the differences clipped to
 [-1, 1], valid at whatever comparison the run stopped; the mean shown is
-theirs too. A row's total_gain and reference are total.py's.
+theirs too. A row's total_gain and reference are total.py's. Entries
+that are not counts with a baseline (another problem's rules) come with
+their score differences and outcomes (`scores`, `outcomes`), and a problem
+with no MMI gives mmi None.
 """
 
 import hashlib
@@ -19,21 +22,26 @@ import os
 import subprocess
 
 from . import betting, sprt
-from .state import outcome, scores
+from .state import outcome
+from .state import scores as scores_of
 
 LOG_FIELDS = ("commit", "decision", "comparisons", "score_difference", "relative_tests",
               "status", "total_gain", "reference", "description")
+
+
+VERDICTS = ("suspect", "timeouts", "pool")    # the reasons a row's decision names
 
 
 class UsageError(Exception):
     """Bad options, or a file given that cannot be used (exit status 2)."""
 
 
-def wld(record, comparisons=None):
-    """W/L/D of a sign record, or of `comparisons` (either test)."""
-    if comparisons is None:
+def wld(record, comparisons=None, *, outcomes=None):
+    """W/L/D of a sign record, or of `outcomes` (the comparisons' WIN, LOSS
+    or DRAW), or of count entries `comparisons` (either test)."""
+    if outcomes is None and comparisons is None:
         return "%d/%d/%d" % (record.wins, record.losses, record.draws)
-    found = [outcome(*entry[:2]) for entry in comparisons]
+    found = [outcome(*entry[:2]) for entry in comparisons] if outcomes is None else outcomes
     return "%d/%d/%d" % tuple(found.count(k) for k in (sprt.WIN, sprt.LOSS, sprt.DRAW))
 
 
@@ -45,16 +53,17 @@ def difference(comparisons, caps=None):
     """(mean, low, high) of the score differences (state.scores),
     low and high the 99% confidence sequence (betting.confidence_sequence);
     None when there is none."""
-    return betting.confidence_sequence(scores(comparisons, caps))
+    return betting.confidence_sequence(scores_of(comparisons, caps))
 
 
-def below_mmi(record, comparisons, mmi, caps=None):
+def below_mmi(record, found, mmi):
     """True when a challenger accepted by the sign test lowers the mean
-    score by less than the MMI. The mean test decides on the mean itself,
-    down to its delta, so it has no such rule."""
-    if isinstance(record, betting.MeanRecord) or record.decision != sprt.ACCEPT:
+    score by less than the MMI (`found`, the score differences' `difference`).
+    The mean test decides on the mean itself, down to its delta, so it has
+    no such rule; nor has a problem with no MMI (`mmi` None)."""
+    if mmi is None or isinstance(record, betting.MeanRecord) \
+            or record.decision != sprt.ACCEPT:
         return False
-    found = difference(comparisons, caps)
     return found is None or -found[0] < mmi
 
 
@@ -81,23 +90,27 @@ def progress(record):
     return "llr: %.3f bounds: %s" % (record.llr, bounds(record.settings))
 
 
-def summary_lines(record, comparisons, *, state, mmi, verdict=None, caps=None):
+def summary_lines(record, comparisons, *, state, mmi, verdict=None, caps=None, scores=None,
+                  outcomes=None):
     """The decision's `key: value` lines; `verdict` (decision, reason)
     overrides the record's (a suspect challenger is rejected); `caps` each
-    comparison's cap, for a tester past its deadline."""
+    comparison's cap, for a tester past its deadline. Another problem's
+    entries come with their `scores` (the score differences, challenger
+    minus incumbent) and `outcomes`; with `mmi` None, no MMI is shown."""
     decision, reason = verdict or (record.decision, record.reason)
-    found = difference(comparisons, caps)
-    if decision == sprt.ACCEPT and below_mmi(record, comparisons, mmi, caps):
+    values = scores_of(comparisons, caps) if scores is None else scores
+    found = betting.confidence_sequence(values)
+    if decision == sprt.ACCEPT and below_mmi(record, found, mmi):
         decision += (" (below the MMI: the mean score falls by %.4f, less than %g)"
                      % (-found[0] if found else 0.0, mmi))
-    diff = betting.text(scores(comparisons, caps))
     late = [sum(entry[k] is None for entry in comparisons) for k in (0, 1)]
     return (["decision: %s" % decision, "reason: %s" % reason,
-             "comparisons: %d" % record.comparisons, "W/L/D: %s" % wld(record, comparisons)]
+             "comparisons: %d" % record.comparisons,
+             "W/L/D: %s" % wld(record, comparisons, outcomes=outcomes)]
             + test_lines(record)
-            + ["score_difference: %s" % diff,
-               "timeouts: challenger %d, incumbent %d" % tuple(late),
-               "mmi: %g" % mmi, "state: %s" % state])
+            + ["score_difference: %s" % betting.text(values),
+               "timeouts: challenger %d, incumbent %d" % tuple(late)]
+            + ([] if mmi is None else ["mmi: %g" % mmi]) + ["state: %s" % state])
 
 
 def commit_of(path):
@@ -146,15 +159,17 @@ def not_kept(sample):
 
 
 def log_decision(args, record, comparisons, *, mmi, sample, failed=False, verdict=None,
-                 log_before=None, caps=None, tampered=(), total=None):
+                 log_before=None, caps=None, tampered=(), total=None, scores=None):
     """Append the --log row of this run's decision (or of its failure); the
     warning lines to print (none when all is well). `verdict` (decision,
     reason) overrides the record's; `log_before` is the log's fingerprint
     when the run began: a log changed since by anything but this command
     gets no `keep`, nor does a run during which `tampered` files (outside
     src/, integrity.changes) differed from the committed ones. `total`
-    gives the row's total_gain and reference cells ("-" without it)."""
-    found = difference(comparisons, caps)
+    gives the row's total_gain and reference cells ("-" without it);
+    `scores` and `mmi` as summary_lines takes them."""
+    found = betting.confidence_sequence(scores_of(comparisons, caps) if scores is None
+                                        else scores)
     decision = (verdict or (record.decision, record.reason))[0]
     warnings = []
     changed = fingerprint(args.log) != log_before
@@ -165,15 +180,14 @@ def log_decision(args, record, comparisons, *, mmi, sample, failed=False, verdic
     if failed:
         decision, status = "error", "crash"
     else:
-        low = decision == sprt.ACCEPT and below_mmi(record, comparisons, mmi, caps)
+        low = decision == sprt.ACCEPT and below_mmi(record, found, mmi)
         flags = not_kept(sample)
         said = list(flags)
         if tampered:                 # files outside src/ differ: another grader ran
             flags.append("tampered grader")
-        if verdict is not None and verdict[1].startswith("suspect"):
-            decision += "_suspect"
-        elif verdict is not None and verdict[1].startswith("timeouts"):
-            decision += "_timeouts"
+        for word in VERDICTS:        # a verdict's reason starts with one of them
+            if verdict is not None and verdict[1].startswith(word):
+                decision += "_" + word
         decision += "_below_mmi" if low else ""
         if "invalid" in flags:
             status = "crash"
@@ -211,8 +225,9 @@ def check_header(path):
                          "by itself" % (path, first, "\t".join(LOG_FIELDS)))
 
 
-def read_sample_result(path):
-    """{"status", "relative_tests", "tampered", "suspect"} of a result.json:
+def read_sample_result(path, *, key="relative_tests", command="grader/local.py"):
+    """{"status", "relative_tests", "tampered", "suspect"} of a result.json
+    of `command`: "relative_tests" its `key` (the problem's SCORE_NAME),
     "tampered" the files it names as tampered ([] when it has no such key),
     "suspect" its `suspect` (False when absent); UsageError naming it."""
     try:
@@ -221,8 +236,8 @@ def read_sample_result(path):
         tampered = data.get("tampered") or []
         if not isinstance(tampered, list):
             raise TypeError("its tampered is %r, not a list" % (tampered,))
-        return {"status": data["status"], "relative_tests": data["relative_tests"],
+        return {"status": data["status"], "relative_tests": data[key],
                 "tampered": list(tampered), "suspect": bool(data.get("suspect"))}
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        raise UsageError("--sample-result %r is not a result.json of grader/local.py: %s"
-                         % (path, e)) from None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+        raise UsageError("--sample-result %r is not a result.json of %s: %s"
+                         % (path, command, e)) from None

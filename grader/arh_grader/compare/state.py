@@ -1,4 +1,4 @@
-"""The state file of a comparison (grader/compare.py, tq/compare.py): what
+"""The state file of a comparison (commands/compare.py): what
 a comparison run keeps between its starts, locked while a run uses it and
 checked when it is taken up.
 
@@ -32,11 +32,11 @@ those (`replay_choice`).
 The entries above are counts with a baseline (group testing's): `check`
 is then given `instance(seed, index)`, the (baseline, cap) of the seed's
 instance `index`, which the problem computes. Another problem's entries
-(twenty questions' tq/compare.py) come with `rules`: an object with
+(twenty questions') come with `rules`, its compare.rules.Rules:
 `bad_entry(seed, index, entry)`, what is wrong with an entry (None when
-nothing), and `feed(record, entry)`, which adds it to a record of either
-test; its entries too are [challenger, incumbent, what the seed drew], a
-tester past its deadline written null. This module knows no problem.
+nothing), and `feed(record, index, entry)`, which adds it to a record of
+either test; its entries too are [challenger, incumbent, what the seed
+drew], a tester past its deadline written null. This module knows no problem.
 """
 
 import fcntl
@@ -215,7 +215,7 @@ def tally(settings, comparisons, caps, rules=None):
         if rules is None:
             feed(record, entry, caps[number - 1])
         else:
-            rules.feed(record, entry)
+            rules.feed(record, number - 1, entry)
     return record
 
 
