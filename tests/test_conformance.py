@@ -1,9 +1,11 @@
-"""grader/conformance.py: the reference worker passes every rule, MUST and
-SHOULD, as a command and at a URL; each broken worker of tests/workers fails
-its own rule and no other, and conforms only when that rule is a SHOULD;
-the worker frozen at contract 1.0 conforms, its failed SHOULDs listed as
-warnings; bad options and workers that never listen are named. And
-grader/arh_grader/workers.py, which starts worker commands and kills them."""
+"""grader/conformance.py (the SDK's arh_grader/conformance/ with group
+testing's group_testing/conformance.py): the reference worker passes every
+rule, MUST and SHOULD, as a command and at a URL; each broken worker of
+tests/workers fails its own rule and no other, and conforms only when that
+rule is a SHOULD; the worker frozen at contract 1.0 conforms, its failed
+SHOULDs listed as warnings; bad options and workers that never listen are
+named. And grader/arh_grader/workers.py, which starts worker commands and
+kills them."""
 
 import concurrent.futures
 import io
@@ -14,9 +16,10 @@ import time
 import unittest
 
 import support
-import conformance
-from group_testing import contract as contract_rules
 from arh_grader import workers
+from arh_grader.conformance import run as conformance_run
+from group_testing import conformance
+from group_testing import contract as contract_rules
 
 WORKERS = os.path.join(support.ROOT, "tests", "workers")
 REFERENCE = support.REFERENCE
@@ -47,12 +50,12 @@ def warnings(stdout):
 
 
 def check_quietly(command):
-    """conformance.check on `command`: (results, report text)."""
+    """The check of `command` (run.check): (results, report text)."""
     out = io.StringIO()
     with open(os.devnull, "wb") as log:
-        results = conformance.check(command=command, out=out, log=log)
+        results = conformance_run.check(conformance.Checker, command=command, out=out,
+                                        log=log)
     return results, out.getvalue()
-
 
 
 def setUpModule():
@@ -156,7 +159,9 @@ class BrokenWorkersTest(unittest.TestCase):
                 failed = [name for name, outcome, _ in results if outcome == "fail"]
                 self.assertEqual(failed, [rule], report)
                 must = contract_rules.check(rule).mark == "MUST"
-                self.assertEqual(conformance.conforms(results), not must)
+                self.assertEqual(conformance_run.conforms(results,
+                                                          checks=contract_rules.CHECKS),
+                                 not must)
                 self.assertIn("conforms: %s\n" % ("no" if must else "yes"), report)
                 self.assertEqual(warnings(report), [] if must else [rule])
                 passed = {name for name, outcome, _ in results if outcome == "pass"}
