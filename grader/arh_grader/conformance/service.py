@@ -15,6 +15,13 @@ A subclass gives what requests.RequestRules asks of it, and:
 - CHECKS: its contract's conformance rules (tables.Check rows);
 - RULES: ((name, (the rules it needs)), ...), in the order they are checked;
 - known_spec(): the session.Spec of the known instance the rules solve.
+
+No rule here fails a worker for being slow on a busy machine: each
+deadline is one only a hung worker reaches. And `abandoned_solve` reads a
+/solve it left to its end before it asks the worker anything more, so a
+worker that falls over on that /solve fails however late it falls; a
+/solve left as the grader leaves one, closed, follows, the worker then
+watched for WATCH seconds.
 """
 
 import dataclasses
@@ -32,7 +39,7 @@ from .requests import REPLY_WAIT, RequestRules, described, get, is_json, json_of
 START_TIMEOUT = 30.0    # seconds a worker has to listen (autoresearch.toml's start deadline)
 SOLVE_WAIT = 30.0       # seconds to wait for the reply to a /solve
 SLOW_ANSWER = 1.5       # seconds the oracle takes over one answer in `slow_test`
-WATCH = 1.0             # seconds the worker is watched after an abandoned /solve
+WATCH = 1.0             # seconds the worker is watched after the grader's close of a /solve
 
 
 class Hold:
@@ -100,6 +107,37 @@ class ServiceRules(RequestRules):
         """The version the worker is checked against: its own, at most ours."""
         return min((self.spoken, self.CONTRACT), key=tables.version)
 
+    def leave(self, *, close):
+        """Send a /solve of the known instance and leave it once its first
+        test reaches the oracle, as the grader leaves one at its deadline.
+        `close`: close the connection, as the grader does. Otherwise shut
+        only the sending side, which the worker reads just the same, as its
+        client's end, and read on until the worker has done with the /solve
+        (its reply, or the connection's end; SOLVE_WAIT at most, which only
+        a hang reaches): what is asked next comes after that, however slow
+        the machine. Whether a test reached the oracle."""
+        hold = Hold()
+        token = self.oracle.open(held(self.known_spec(), hold))
+        sock = socket.create_connection(workers.address(self.url), timeout=SOLVE_WAIT)
+        try:
+            try:
+                sock.sendall(post(self.solve_body(token)))
+                reached = hold.entered.wait(SOLVE_WAIT)
+            finally:
+                if close:
+                    sock.close()        # the grader's deadline: it stops waiting
+                else:
+                    _shut(sock)
+                closer = threading.Thread(target=self.oracle.close, args=(token,))
+                closer.start()
+                hold.release.set()
+                closer.join()
+            if reached and not close:
+                _read_end(sock)
+        finally:
+            sock.close()
+        return reached
+
     # ---- the rules ----
 
     def health(self):
@@ -162,30 +200,44 @@ class ServiceRules(RequestRules):
         return health.status == 200 and reply.status == 200, seen
 
     def abandoned_solve(self):
-        hold = Hold()
-        token = self.oracle.open(held(self.known_spec(), hold))
-        sock = socket.create_connection(workers.address(self.url), timeout=SOLVE_WAIT)
-        try:
-            sock.sendall(post(self.solve_body(token)))
-            reached = hold.entered.wait(SOLVE_WAIT)
-        finally:
-            sock.close()                # the grader's deadline: it stops waiting
-            closer = threading.Thread(target=self.oracle.close, args=(token,))
-            closer.start()
-            hold.release.set()
-            closer.join()
-        if not reached:
-            return False, "no test reached the oracle within %g s" % SOLVE_WAIT
-        until = time.monotonic() + WATCH
-        while time.monotonic() < until:
-            health = self.send(get(b"/health"))
-            if health.status != 200:
-                return False, "after a /solve left at its deadline: GET /health %s" % (
-                    described(health))
-            time.sleep(workers.POLL)
+        """Two /solves left: the first with its end read, then /health,
+        which a worker that fell over on it cannot answer, whatever the
+        load; the second closed, as the grader closes one, then /health
+        for WATCH seconds and a /solve."""
+        for close in (False, True):
+            if not self.leave(close=close):
+                return False, "no test reached the oracle within %g s" % SOLVE_WAIT
+            until = time.monotonic() + (WATCH if close else 0.0)
+            while True:
+                health = self.send(get(b"/health"))
+                if health.status != 200:
+                    return False, "after a /solve left at its deadline: GET /health %s" % (
+                        described(health))
+                if time.monotonic() >= until:
+                    break
+                time.sleep(workers.POLL)
         reply, _ = self.solve_known()
         return reply.status == 200, "after a /solve left at its deadline: /solve %s" % (
             described(reply))
+
+
+def _shut(sock):
+    """Shut the sending side of `sock`; a worker that has closed already is
+    left to what comes next."""
+    try:
+        sock.shutdown(socket.SHUT_WR)
+    except OSError:
+        pass
+
+
+def _read_end(sock):
+    """Read `sock` until the worker has done with its request there: a
+    whole reply, or the connection's end (or reset), within SOLVE_WAIT."""
+    sock.settimeout(SOLVE_WAIT)
+    try:
+        workers.read_reply(sock)
+    except (OSError, ValueError):
+        pass
 
 
 def _lines(stream, into):
