@@ -1,9 +1,11 @@
-"""grader/conformance.py: the reference worker passes every rule, MUST and
-SHOULD, as a command and at a URL; each broken worker of tests/workers fails
-its own rule and no other, and conforms only when that rule is a SHOULD;
-the worker frozen at contract 1.0 conforms, its failed SHOULDs listed as
-warnings; bad options and workers that never listen are named. And
-grader/arh_grader/workers.py, which starts worker commands and kills them."""
+"""grader/conformance.py (the SDK's arh_grader/conformance/ with group
+testing's group_testing/conformance.py): the reference worker passes every
+rule, MUST and SHOULD, as a command and at a URL; each broken worker of
+tests/workers fails its own rule and no other, and conforms only when that
+rule is a SHOULD; the worker frozen at contract 1.0 conforms, its failed
+SHOULDs listed as warnings; bad options and workers that never listen are
+named. And grader/arh_grader/workers.py, which starts worker commands and
+kills them."""
 
 import concurrent.futures
 import io
@@ -14,15 +16,18 @@ import time
 import unittest
 
 import support
-import conformance
-from group_testing import contract as contract_rules
 from arh_grader import workers
+from arh_grader.conformance import run as conformance_run
+from group_testing import conformance
+from group_testing import contract as contract_rules
 
 WORKERS = os.path.join(support.ROOT, "tests", "workers")
 REFERENCE = support.REFERENCE
 FROZEN = os.path.join(WORKERS, "contract_1_0.py")   # a worker of contract 1.0, not broken
-PARALLEL = 4            # broken workers checked at once (most of the time is waiting)
+PARALLEL = 9            # broken workers checked at once (most of the time is waiting)
 GONE_WAIT = 5.0         # seconds a killed process may take to disappear
+SILENT = ("stalled_408", "errors_close")   # their checks wait out a worker that keeps silent
+_CHECKS = {}            # {name: a Future of the command's check}, started by setUpModule
 
 
 def broken_workers():
@@ -47,23 +52,44 @@ def warnings(stdout):
 
 
 def check_quietly(command):
-    """conformance.check on `command`: (results, report text)."""
+    """The check of `command` (run.check): (results, report text)."""
     out = io.StringIO()
     with open(os.devnull, "wb") as log:
-        results = conformance.check(command=command, out=out, log=log)
+        results = conformance_run.check(conformance.Checker, command=command, out=out,
+                                        log=log)
     return results, out.getvalue()
 
+
+def worker_commands():
+    """{name: command} of the workers checked by the whole command: the
+    reference, and the frozen workers (the one in Node where there is Node)."""
+    commands = {"reference": " ".join(REFERENCE), "frozen": "%s %s" % (sys.executable, FROZEN)}
+    if shutil.which("node"):
+        commands["node"] = "%s %s" % (shutil.which("node"), FROZEN.replace(".py", ".js"))
+    return commands
 
 
 def setUpModule():
     """The workers checked here run binary splitting, whatever src/ holds: the
-    rule one_test_a_request compares their pools with its pools."""
-    global _SAVED
+    rule one_test_a_request compares their pools with its pools. The whole
+    command's checks of worker_commands() start here side by side, as the
+    rest run (each check mostly waits); their tests read them (checked)."""
+    global _SAVED, _POOL
     _SAVED = os.environ.get("AR_TESTER")
     os.environ["AR_TESTER"] = support.SPLITTING
+    _POOL = concurrent.futures.ThreadPoolExecutor(len(worker_commands()))
+    for name, command in worker_commands().items():
+        _CHECKS[name] = _POOL.submit(support.run_command, None, "grader/conformance.py",
+                                     "--worker-command", command)
+
+
+def checked(name):
+    """(status, stdout, stderr) of the command's check of worker_commands()'s `name`."""
+    return _CHECKS[name].result()
 
 
 def tearDownModule():
+    _POOL.shutdown(wait=True)
     if _SAVED is None:
         os.environ.pop("AR_TESTER", None)
     else:
@@ -72,9 +98,7 @@ def tearDownModule():
 
 class ReferenceTest(unittest.TestCase):
     def test_passes_every_rule_as_a_command(self):
-        command = " ".join(REFERENCE)
-        status, stdout, stderr = support.run_command(
-            self, "grader/conformance.py", "--worker-command", command)
+        status, stdout, stderr = checked("reference")
         self.assertEqual(status, 0, stdout + stderr)
         rules, summary = outcomes(stdout)
         self.assertEqual(rules, {name: "pass" for name in conformance.RULE_NAMES})
@@ -107,15 +131,14 @@ class FrozenWorkerTest(unittest.TestCase):
     1.0."""
 
     def test_it_conforms_to_1_0_with_warnings_for_its_shoulds(self):
-        self.check_frozen("%s %s" % (sys.executable, FROZEN))
+        self.check_frozen("frozen")
 
     @unittest.skipUnless(shutil.which("node"), "no Node on this machine")
     def test_the_node_worker_conforms_to_1_0_with_warnings_for_its_shoulds(self):
-        self.check_frozen("%s %s" % (shutil.which("node"), FROZEN.replace(".py", ".js")))
+        self.check_frozen("node")
 
-    def check_frozen(self, command):
-        status, stdout, stderr = support.run_command(
-            self, "grader/conformance.py", "--worker-command", command)
+    def check_frozen(self, name):
+        status, stdout, stderr = checked(name)
         self.assertEqual(status, 0, stdout + stderr)
         outcome, summary = outcomes(stdout)
         self.assertEqual((summary["contract"], summary["conforms"]), ("1.0", "yes"), stdout)
@@ -139,24 +162,26 @@ class BrokenWorkersTest(unittest.TestCase):
         self.assertEqual(sorted(broken_workers()), sorted(conformance.RULE_NAMES))
 
     def test_each_fails_its_own_rule_and_no_other(self):
-        """PARALLEL at a time; the rules time a worker's replies in seconds
-        (a stalled body's 408, a watched worker), so a worker whose check
-        fails another rule beside many others on a busy machine is checked
-        once more alone, and that check is the one judged."""
+        """PARALLEL at a time, each checked once: no verdict hangs on how
+        fast a busy machine runs (the rules' deadlines are ones only a hung
+        worker reaches, the abandoned /solve's end is read, not waited
+        for, and slow_test's worker times its answers itself). The
+        slowest checks, which wait out a worker that keeps silent, start
+        first."""
         paths = broken_workers()
+        order = sorted(paths, key=lambda rule: rule not in SILENT)
         with concurrent.futures.ThreadPoolExecutor(PARALLEL) as pool:
-            done = dict(zip(paths, pool.map(
-                lambda path: check_quietly([sys.executable, path]), paths.values())))
-        for rule, (results, _) in list(done.items()):
-            if [name for name, outcome, _ in results if outcome == "fail"] != [rule]:
-                done[rule] = check_quietly([sys.executable, paths[rule]])
+            done = dict(zip(order, pool.map(
+                lambda rule: check_quietly([sys.executable, paths[rule]]), order)))
         needs = dict(conformance.Checker.RULES)
         for rule, (results, report) in done.items():
             with self.subTest(rule):
                 failed = [name for name, outcome, _ in results if outcome == "fail"]
                 self.assertEqual(failed, [rule], report)
                 must = contract_rules.check(rule).mark == "MUST"
-                self.assertEqual(conformance.conforms(results), not must)
+                self.assertEqual(conformance_run.conforms(results,
+                                                          checks=contract_rules.CHECKS),
+                                 not must)
                 self.assertIn("conforms: %s\n" % ("no" if must else "yes"), report)
                 self.assertEqual(warnings(report), [] if must else [rule])
                 passed = {name for name, outcome, _ in results if outcome == "pass"}
@@ -179,10 +204,11 @@ class BadOptionsTest(unittest.TestCase):
             (["--worker", "http://127.0.0.1:9", "--oracle-port", "70000"], "70000"),
             ([], "one of the arguments --worker --worker-command is required"),
         ]
-        for args, words in cases:
+        with concurrent.futures.ThreadPoolExecutor(len(cases)) as pool:    # side by side
+            done = list(pool.map(lambda case: support.run_command(
+                self, "grader/conformance.py", *case[0], timeout=120), cases))
+        for (args, words), (status, stdout, stderr) in zip(cases, done):
             with self.subTest(args=args):
-                status, stdout, stderr = support.run_command(self, "grader/conformance.py",
-                                                             *args, timeout=120)
                 self.assertEqual(status, 2, stdout + stderr)
                 self.assertIn(words, stderr)
 

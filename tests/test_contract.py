@@ -123,7 +123,7 @@ class TablesTest(unittest.TestCase):
         self.assertEqual(client.FIRST, rules.version(rules.FIRST))
 
     def test_every_row_of_the_workers_side_is_marked_and_versioned(self):
-        import conformance
+        from group_testing import conformance
         self.assertEqual(conformance.RULE_NAMES, tuple(row.name for row in rules.CHECKS))
         for row in rules.WORKER + rules.CHECKS:
             with self.subTest(row=row[0]):
@@ -368,7 +368,9 @@ class WorkerRowsTest(unittest.TestCase):
         422, which only a tester returning what JSON cannot encode gives
         (test_faults.py and the self-check show it)."""
         text = ""
-        for name in ("conformance.py", os.path.join("arh_grader", "conformance", "requests.py")):
+        for name in (os.path.join("group_testing", "conformance.py"),
+                     os.path.join("arh_grader", "conformance", "requests.py"),
+                     os.path.join("arh_grader", "conformance", "service.py")):
             with open(os.path.join(support.GRADER, name), encoding="utf-8") as f:
                 text += f.read()
         checked = set(re.findall(r'status\("(\w+)"\)', text))

@@ -1,7 +1,7 @@
 """The worker's rules for requests it must refuse, for a problem's
-conformance check (group testing's grader/conformance.py): each cause of a
-4xx in the contract's table of the worker's replies, its limits, and what
-every refusal carries. It knows no problem: a subclass hands in the
+conformance check (group testing's: group_testing/conformance.py): each
+cause of a 4xx in the contract's table of the worker's replies, its
+limits, and what every refusal carries. It knows no problem: a subclass hands in the
 problem's part.
 
     class Checker(RequestRules): ...      # with self.url, the worker's URL
@@ -18,7 +18,7 @@ kept for `error_json`), and the problem's part:
 - field_cases(): {label: body} of bodies with a bad value of a known key;
 - error_cases(): [(label, body, value)], bodies whose error must name value;
 - solve_known(body): (the reply, the session) of a /solve of the known
-  instance, `@TOKEN@` in `body` its token.
+  instance, `@TOKEN@` in `body` its token (service.ServiceRules gives it).
 
 A rule returns (True, what it saw) or (False, the first case that broke it);
 it raises OSError when the worker cannot be reached at all.
