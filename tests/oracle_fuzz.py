@@ -1,4 +1,4 @@
-"""The oracle's fuzz cases for tests/test_hostile_oracle.py: the session
+"""The oracle's fuzz cases for tests/sdk/test_hostile_oracle.py: the session
 they are sent to (N items, TRUTH its defectives), the status the oracle's
 rules give a counted request's body, the tables of bad queries, bad JSON
 and garbage headers, and OracleFuzz, which draws each case (its bytes, how

@@ -4,8 +4,15 @@
     python3 tests/run.py --quick      # the quick tier: the modules under QUICK_UNDER seconds
     python3 tests/run.py test_fit     # the modules named
 
-Each module runs as `python3 -m unittest discover -s tests -p <module>.py`
-in a process of its own, JOBS at a time. What a module prints is shown as
+The tests are in three layers, a folder each (LAYERS): sdk/, the SDK's
+modules, each on its own where it can be; group_testing/, the problem's
+modules; end_to_end/, whole runs through the commands, the containers and
+the documents. Beside them: support.py, the fixtures every layer shares;
+testers/ and workers/, the tester and worker files the tests run.
+
+Each module runs as `python3 -m unittest discover -s tests/LAYER -p
+<module>.py`, with tests/ and each layer on PYTHONPATH, in a process of
+its own, JOBS at a time. What a module prints is shown as
 it ends: its own lines and, for a failing module, its failures in full;
 then one summary as unittest's, and the status is 1 when a test failed or
 erred, or a module ended without a summary. Standard library only.
@@ -21,8 +28,13 @@ import sys
 import threading
 import time
 
+if sys.version_info < (3, 11):      # one line, as every command says it
+    sys.exit("the grader needs Python 3.11 or newer; this is Python %s"
+             % sys.version.split()[0])
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+LAYERS = ("sdk", "group_testing", "end_to_end")     # the folders of test modules
 JOBS = 2                  # processes at a time: the CI machine's cores
 MODULE_TIMEOUT = 1800     # seconds a module may take before it is stopped: a hang, never load
 SECONDS = {               # what each module took in a full run on two cores: the order
@@ -46,7 +58,9 @@ SUMMARY = re.compile(r"\n-{70}\nRan (\d+) tests? in [0-9.]+s\n\n(OK|FAILED)(?: \
 
 
 def modules():
-    return sorted(os.path.basename(p)[:-3] for p in glob.glob(os.path.join(HERE, "test_*.py")))
+    """{module: its layer} of every test module."""
+    return {os.path.basename(path)[:-3]: layer for layer in LAYERS
+            for path in glob.glob(os.path.join(HERE, layer, "test_*.py"))}
 
 
 def ordered(names):
@@ -57,10 +71,13 @@ def ordered(names):
 def run_module(name):
     """(seconds, status, output) of one module in a process of its own."""
     started = time.monotonic()
-    proc = subprocess.Popen([sys.executable, "-m", "unittest", "discover", "-s", "tests",
-                             "-p", name + ".py"], cwd=ROOT, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            start_new_session=True)
+    layer = modules()[name]
+    path = os.pathsep.join([HERE] + [os.path.join(HERE, other) for other in LAYERS])
+    proc = subprocess.Popen([sys.executable, "-m", "unittest", "discover", "-s",
+                             os.path.join(HERE, layer), "-p", name + ".py"], cwd=ROOT,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, start_new_session=True,
+                            env=dict(os.environ, PYTHONPATH=path))
     try:
         output, _ = proc.communicate(timeout=MODULE_TIMEOUT)
     except subprocess.TimeoutExpired:
@@ -93,7 +110,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:   # started in the background:
         signal.signal(signal.SIGINT, signal.default_int_handler)   # the modules get Ctrl-C's default
-    names = [n[:-3] if n.endswith(".py") else n for n in args.names] or modules()
+    names = [os.path.basename(n)[:-3] if n.endswith(".py") else n for n in args.names] \
+        or list(modules())
     unknown = sorted(set(names) - set(modules()))
     if unknown:
         parser.error("no such module: %s" % ", ".join(unknown))

@@ -144,7 +144,7 @@ CASES = (
     Case("identical_bytes", "same", SPLITTING, run=run_twice_identical),
 )
 # the cases whose tester's run fails: its verdict and its message are the
-# tester's, and what the message shows must not name a defective (tests/test_cheat.py)
+# tester's, and what the message shows must not name a defective (tests/group_testing/test_cheat.py)
 FAILING = tuple(case for case in CASES if case.run is None and case.expected not in PASSING)
 
 COUNTERFEIT = """%s

@@ -3,7 +3,7 @@ the template it is written on (`template`, harness/arh_worker.py, with its
 oracle link `link`), and a way to run it with some of its parts replaced.
 
 Each file beside this one is a worker that breaks exactly one rule of
-grader/conformance.py, the rule its name says; tests/test_conformance.py
+grader/conformance.py, the rule its name says; tests/end_to_end/test_conformance.py
 checks that it fails that rule and no other. Run one as a worker command:
 
     python3 grader/conformance.py --worker-command "python3 tests/workers/health.py"

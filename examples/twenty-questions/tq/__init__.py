@@ -18,6 +18,6 @@ Modules, one job each:
 - local, selfcheck, compare, report, grade: the commands, each the
   template's tool (arh_grader, arh_grader.compare) with this problem's parts.
 
-Nothing here imports group testing (tests/test_seam.py at the root checks
+Nothing here imports group testing (tests/end_to_end/test_seam_imports.py at the root checks
 it); the validator and the evaluator run without the SDK.
 """

@@ -8,7 +8,7 @@ import os
 import re
 import unittest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BASE = "python:3.13-slim-bookworm"
 TQ = "examples/twenty-questions"
 COMPOSE_FILES = ("compose.yaml", TQ + "/compose.yaml")
@@ -208,7 +208,7 @@ class BuildContextTest(unittest.TestCase):
         for path in ("src/__pycache__/tester.cpython-313.pyc", "grader/x.pyc",
                      "harness/__pycache__/worker.cpython-311.pyc", ".git/HEAD",
                      "result/result.json", "transcripts/instance-0000.jsonl",
-                     "tests/test_problem.py", ".ci/run", "README.md", "other/items.jsonl"):
+                     "tests/group_testing/test_problem.py", ".ci/run", "README.md", "other/items.jsonl"):
             self.assertFalse(in_context(path), path)
 
 

@@ -13,7 +13,7 @@ import sys
 import unittest
 from fractions import Fraction
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))   # also as tests.test_sprt_state
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/: support
 import support  # noqa: E402  (puts grader/ on the path)
 from arh_grader import write_json  # noqa: E402
 from arh_grader.compare import sprt, sprt_exact  # noqa: E402

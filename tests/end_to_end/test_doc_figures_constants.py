@@ -11,7 +11,7 @@ The documents' other figures no command prints: test_doc_figures_settings.py
 sequential tests' defaults and design) and test_doc_figures_testers.py (the
 baseline's worked examples, the calibration tester against binary splitting,
 the simulated tables). The figures a command prints are checked where a test
-runs that command: tests/test_docs.py (the data table), test_fit.py (the fit
+runs that command: test_docs.py (the data table), test_fit.py (the fit
 and the headroom), test_cheat_flag.py and test_cheat_power.py (the flag),
 test_sprt_command.py (the exact table), test_betting.py (the mean test's
 table), test_bench.py (the round trip), test_doc_commands.py (the README's
@@ -120,7 +120,7 @@ class ConstantsTest(unittest.TestCase):
         said(self, "three comparisons, the last among them, run again with the same tests")
         said(self, "A challenger past its deadline on %d comparisons in a row is rejected"
              % compare_state.TIMEOUTS_IN_A_ROW)
-        for name in ("test_hostile_tester.py", "test_hostile_client.py"):
+        for name in ("end_to_end/test_hostile_tester.py", "sdk/test_hostile_client.py"):
             grace = float(re.search(r"\nGRACE = ([0-9.]+)", read("tests/" + name)).group(1))
             said(self, "the result is written within the deadline that ran out plus %g s"
                  % grace)

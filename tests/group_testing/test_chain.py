@@ -63,7 +63,7 @@ class ChainTest(unittest.TestCase):
         support.assert_quoted(self, "the gap: %s" % support.lines_of(out)["gap"])
 
     def test_the_last_tester_is_within_close_of_the_floor(self):
-        # the headroom table's figures, which tests/test_fit.py checks against
+        # the headroom table's figures, which test_fit.py checks against
         # grader/headroom.py on the same set
         text = program()
         score = float(re.search(r"\| %s \| ([0-9.]+) \|" % chain.name(chain.STEPS[-1][0]),

@@ -203,7 +203,8 @@ class SourceTest(unittest.TestCase):
             for path in python_files(os.path.join(support.ROOT, top)):
                 if "group_testing" in imported(path):
                     importers.add(os.path.relpath(os.path.dirname(path), support.ROOT))
-        self.assertEqual(importers, {"grader", "tests"})
+        self.assertEqual(importers, {"grader", "tests", "tests/sdk", "tests/group_testing",
+                                     "tests/end_to_end"})
 
 
 LOADED = """

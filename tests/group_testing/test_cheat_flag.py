@@ -2,7 +2,7 @@
 thousands of instances (binary splitting, calibration, a near-floor tester,
 a stateful one and a seeded-random one, each printing a `cheat:` line with
 its largest statistic), and a tester that reads the answers is flagged
-however it spreads its savings (tests/test_cheat_power.py plans the best).
+however it spreads its savings (test_cheat_power.py plans the best).
 
 The honest runs count tests in this process, as the oracle would count them
 (one a call of `test`); the cheating runs go through grader/local.py, the

@@ -10,7 +10,7 @@ import os
 import sys
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))   # also as tests.test_compare_state
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/: support
 import support  # noqa: E402
 from arh_grader import Problem  # noqa: E402
 from arh_grader.commands import compare  # noqa: E402

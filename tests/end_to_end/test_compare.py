@@ -10,7 +10,7 @@ import subprocess
 import sys
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))   # also as tests.test_compare
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/: support
 import support  # noqa: E402
 from arh_grader.compare import betting  # noqa: E402
 from arh_grader.compare import state as compare_state  # noqa: E402

@@ -69,7 +69,7 @@ class ProblemTest(unittest.TestCase):
                        for p in module_level_problems(os.path.join(support.ROOT, top)))
         self.assertEqual(files, [
             "examples/twenty-questions/tq/plugin.py", "grader/group_testing/plugin.py",
-            "tests/test_policy.py"])
+            "tests/sdk/test_policy.py"])
         for modules, path in ((["group_testing.plugin"], [GRADER]),
                               (["tq.plugin"], [TQ, GRADER]),
                               (["test_policy"], [os.path.join(support.ROOT, "tests"), GRADER])):

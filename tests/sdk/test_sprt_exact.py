@@ -8,7 +8,7 @@ import os
 import sys
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))   # also as tests.test_sprt_exact
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/: support
 import support  # noqa: E402  (puts grader/ on the path)
 from arh_grader.compare import intervals, sprt, sprt_exact  # noqa: E402
 

@@ -12,7 +12,7 @@ import sys
 import time
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))   # also as tests.test_compare_stops
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/: support
 import support  # noqa: E402
 from arh_grader.compare import log as compare_log  # noqa: E402
 from arh_grader.compare import sprt  # noqa: E402

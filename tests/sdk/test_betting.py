@@ -10,7 +10,7 @@ import statistics
 import sys
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/: support
 import support  # noqa: E402
 from arh_grader.compare import betting  # noqa: E402
 from group_testing import instances, pairs  # noqa: E402
