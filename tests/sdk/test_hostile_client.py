@@ -8,6 +8,7 @@ and never another exception, within its deadline plus GRACE."""
 
 import collections
 import concurrent.futures
+import functools
 import json
 import random
 import socket
@@ -40,32 +41,52 @@ def reply(body=GOOD_BODY, *, status=b"HTTP/1.1 200 OK", headers=None, length=Tru
     return b"\r\n".join(head) + b"\r\n\r\n" + body
 
 
-def mutations(rng):
-    """One reply: (plan, bytes); plan is "send", "reset", "trickle" or "hang"."""
-    body = rng.choice([
+WIDE, NOISE = "wide", "noise"   # the bodies drawn with the generator: see mutations
+
+
+@functools.cache
+def choices():
+    """(bodies, status lines, header lists) a mutation picks from, built once
+    (a fresh list of large bytes a reply cost most of the test's time);
+    WIDE and NOISE stand for the two bodies `mutations` draws."""
+    bodies = (
         GOOD_BODY, b'{"answer":[]}', b'{"answer":null}', b'{"error":"boom"}', b"[1,2]",
         b'{"answer":[1,NaN]}', b'{"answer":[1e999]}', b'{"answer":"\\ud800"}',
         b'{"error":"\\udfff\\u0000"}', b'{"error":' + b"[" * 50_000 + b"]" * 50_000 + b"}",
-        b"[" * rng.randint(20_000, 100_000), b'{"answer":' + b"[" * 30_000 + b"]" * 30_000 + b"}",
-        b"\xff\xfe\x00{", b'{"answer":[1]}\xc3', bytes(rng.randrange(256) for _ in range(64)),
+        WIDE, b'{"answer":' + b"[" * 30_000 + b"]" * 30_000 + b"}",
+        b"\xff\xfe\x00{", b'{"answer":[1]}\xc3', NOISE,
         b"", b"null", b'{"answer":[1],"answer":[2]}', b" " * 1000 + GOOD_BODY,
         b'{"answer":[' + b"1," * 400_000 + b"1]}",
-    ])
-    status = rng.choice([
+    )
+    statuses = (
         b"HTTP/1.1 200 OK", b"HTTP/1.1 200 OK", b"HTTP/1.0 200 OK", b"HTTP/1.1 200",
         b"HTTP/1.1 422 Unprocessable", b"HTTP/1.1 500 Oops", b"HTTP/1.1 201 Created",
         b"HTTP/1.1 404 No", b"HTTP/1.1 999 What", b"HTTP/1.1 20 OK", b"HTTP/2 200",
         b"http/1.1 200 ok", b"HTTP/1.1 abc", b"", b"HTTP/1.1 200 " + b"x" * 70_000,
         b"ICY 200 OK", b"HTTP/1.1 200 OK\n", b"\x00\x01\x02",
-    ])
-    headers = rng.choice([
+    )
+    headers = (
         [], [b"Content-Type: application/json"], [b"Content-Length: abc"],
         [b"Content-Length: +12"], [b"Content-Length: -1"], [b"Content-Length: 99999999999"],
         [b"Content-Length: 1", b"Content-Length: 2"], [b"Transfer-Encoding: chunked"],
         [b"no colon here"], [b" folded: line"], [b"X: \xff\xfe"], [b": empty name"],
         [b"X-%d: y" % i for i in range(2_000)], [b"Big: " + b"y" * 100_000],
         [b"Content-Length: \xd9\xa3"], [b"Connection: keep-alive"],
-    ])
+    )
+    return bodies, statuses, headers
+
+
+def mutations(rng):
+    """One reply: (plan, bytes); plan is "send", "reset", "trickle" or "hang".
+    The wide body's width and the noise are drawn before the body is picked,
+    whichever it is, so the generator gives the same replies seed for seed."""
+    width = rng.randint(20_000, 100_000)
+    noise = bytes(rng.randrange(256) for _ in range(64))
+    bodies, statuses, header_lists = choices()
+    body = rng.choice(bodies)
+    body = b"[" * width if body is WIDE else noise if body is NOISE else body
+    status = rng.choice(statuses)
+    headers = list(rng.choice(header_lists))
     length = rng.random() < 0.7
     data = reply(body, status=status, headers=headers, length=length)
     pick = rng.random()
