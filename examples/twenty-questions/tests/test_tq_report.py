@@ -4,6 +4,7 @@ are result.json's, a comparison counts wins, losses and draws as the items
 do, the picture has one mark per round, and results of other rounds and
 files that are no result are refused, named."""
 
+import concurrent.futures
 import json
 import math
 import os
@@ -51,15 +52,18 @@ class ReportTest(unittest.TestCase):
         cls.folder = tempfile.mkdtemp(prefix="tq-report-")
         cls.addClassCleanup(shutil.rmtree, cls.folder, True)
         cls.paths, cls.results, cls.stdout = {}, {}, {}
-        for name, options in (
+        runs = (
                 ("shipped", ["--limit", str(ROUNDS), "--tester", tq_support.BASELINE]),
                 ("fixed_order", ["--limit", str(ROUNDS), "--tester",
                                  tq_support.tester("fixed_order")]),
                 ("test_set", ["--limit", "3", "--tester", tq_support.BASELINE, "--items",
                               os.path.join(tq_support.PROJECT, "sample", "test.jsonl")]),
                 ("later", ["--only", "%d,%d" % (ROUNDS, ROUNDS + 1),
-                           "--tester", tq_support.BASELINE])):
-            status, stdout, stderr = run(LOCAL, "--out", name, *options, cwd=cls.folder)
+                           "--tester", tq_support.BASELINE]))
+        with concurrent.futures.ThreadPoolExecutor(len(runs)) as pool:   # each its own folder
+            done = list(pool.map(lambda run_of: run(LOCAL, "--out", run_of[0], *run_of[1],
+                                                    cwd=cls.folder), runs))
+        for (name, _), (status, stdout, stderr) in zip(runs, done):
             if status != 0:
                 raise RuntimeError("tq/local.py for %s: %s" % (name, stderr[-2000:]))
             cls.paths[name] = os.path.join(cls.folder, name, "result.json")
