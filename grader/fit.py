@@ -1,17 +1,47 @@
-"""The families fitted to the platform's table: the command of
-group_testing/fit.py, where its options are explained.
+"""The families fitted to the platform's table: 12 sets of 500 instances
+drawn from the current families, each figure's mean and spread beside the
+held-out set's (group_testing/fit.py says how each is measured).
 
-    python3 grader/fit.py
+    python3 grader/fit.py                # the current families
+    python3 grader/fit.py --before       # the families before the fit
+    python3 grader/fit.py --sample       # sets of 40 against the public sample
 """
 
+import argparse
 import sys
 
 from arh_grader import stats
-from group_testing import seeds
-from group_testing.fit import main
+from group_testing import fit, instances
+from group_testing.plugin import PROBLEM
+
+# the bootstrap of grader/mmi.py, its resampled indices drawn once a set size
+BOOTSTRAP_SE = stats.SharedResamples(seed=PROBLEM.RESAMPLING_SEED)
 
 
-bootstrap_se = stats.SharedResamples(seed=seeds.MMI)   # mmi.bootstrap_se, drawn once a length
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sets", type=int, help="disjoint sets (2 or more; default %d, "
+                        "%d with --sample)" % (fit.SETS, fit.SAMPLE_SETS))
+    parser.add_argument("--before", action="store_true",
+                        help="the families' settings before the fit")
+    parser.add_argument("--sample", action="store_true", help="sets of %d against the "
+                        "platform's sample instead of %d against its held-out set"
+                        % (fit.SAMPLE_SIZE, fit.SET_SIZE))
+    args = parser.parse_args(argv)
+    if args.sets is None:
+        args.sets = fit.SAMPLE_SETS if args.sample else fit.SETS
+    if args.sets < 2:
+        parser.error("--sets must be at least 2, got %r" % args.sets)
+    settings = fit.BEFORE if args.before else instances.FAMILY_SETTINGS
+    size = fit.SAMPLE_SIZE if args.sample else fit.SET_SIZE
+    print("sets: %d of %d instances, seeds %s/0..%d" % (args.sets, size, fit.SEED, args.sets - 1))
+    print("families: %s" % ("before the fit" if args.before else "current"))
+    measured = fit.measure(bootstrap_se=BOOTSTRAP_SE, sets=args.sets, size=size,
+                       settings=settings, targets=fit.SAMPLE_TARGETS if args.sample else None)
+    for line in fit.table(measured, against="sample" if args.sample else "held-out set"):
+        print(line)
+    return 0
+
 
 if __name__ == "__main__":
-    sys.exit(main(bootstrap_se=bootstrap_se))
+    sys.exit(main())

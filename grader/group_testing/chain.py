@@ -18,7 +18,6 @@ is "chain/SEED/STEP". The command hands in the betting module (the
 SDK's arh_grader.compare.betting).
 """
 
-import argparse
 import statistics
 
 from . import fit, headroom, instances, pairs, problem
@@ -76,33 +75,3 @@ def final(path, *, count=headroom.COUNT, seed=headroom.SEED):
     floor = statistics.fmean(problem.surprise(it["priors"], it["defectives"]) / it["baseline"]
                              for it in items)
     return score, floor
-
-
-def main(argv=None, *, betting):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seeds", type=int, default=SEEDS, help="seeds to run the chain on")
-    args = parser.parse_args(argv)
-    if args.seeds < 1:
-        parser.error("--seeds must be at least 1, got %r" % args.seeds)
-    results = run(betting, seeds=args.seeds)
-    print("settings: alpha %g, beta %g, delta %g" % (betting.ALPHA, betting.BETA, betting.DELTA))
-    print("| seed | challenger | incumbent | decision | comparisons | mean difference "
-          "(%g%% confidence sequence) |" % (100 * betting.CONFIDENCE))
-    print("|---|---|---|---|---|---|")
-    kept = 0
-    for seed, rows in results:
-        for challenger, incumbent, record, values in rows:
-            mean, low, high = betting.confidence_sequence(values)
-            print("| %s | %s | %s | %s | %d | %.4f (%.4f to %.4f) |"
-                  % (seed, name(challenger), name(incumbent), record.decision,
-                     record.comparisons, mean, low, high))
-        kept += all(r[2].decision == betting.ACCEPT for r in rows)
-    print("seeds_keeping_every_step: %d of %d" % (kept, len(results)))
-    last = STEPS[-1][0]
-    score, floor = final(last)
-    print("final: %s" % name(last))
-    print("final_relative_tests: %.4f" % score)
-    print("information_floor: %.4f" % floor)
-    print("gap: %.4f" % (score - floor))
-    print("within_close: %s" % ("yes" if score - floor <= CLOSE else "no"))
-    return 0

@@ -102,28 +102,3 @@ def table(measured, *, against="held-out set"):
         lines.append("| %s | %.*f +- %.*f | %s | %s |" % (
             what, d, mean, d, sd, "-" if target is None else target, distance))
     return lines
-
-
-def main(argv=None, *, bootstrap_se):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sets", type=int, help="disjoint sets (2 or more; default %d, "
-                        "%d with --sample)" % (SETS, SAMPLE_SETS))
-    parser.add_argument("--before", action="store_true",
-                        help="the families' settings before the fit")
-    parser.add_argument("--sample", action="store_true", help="sets of %d against the "
-                        "platform's sample instead of %d against its held-out set"
-                        % (SAMPLE_SIZE, SET_SIZE))
-    args = parser.parse_args(argv)
-    if args.sets is None:
-        args.sets = SAMPLE_SETS if args.sample else SETS
-    if args.sets < 2:
-        parser.error("--sets must be at least 2, got %r" % args.sets)
-    settings = BEFORE if args.before else instances.FAMILY_SETTINGS
-    size = SAMPLE_SIZE if args.sample else SET_SIZE
-    print("sets: %d of %d instances, seeds %s/0..%d" % (args.sets, size, SEED, args.sets - 1))
-    print("families: %s" % ("before the fit" if args.before else "current"))
-    measured = measure(bootstrap_se=bootstrap_se, sets=args.sets, size=size,
-                       settings=settings, targets=SAMPLE_TARGETS if args.sample else None)
-    for line in table(measured, against="sample" if args.sample else "held-out set"):
-        print(line)
-    return 0

@@ -11,7 +11,6 @@ command hands in that function and the MMI (this package imports nothing of
 the grader's but the SDK).
 """
 
-import argparse
 import importlib.util
 import os
 import statistics
@@ -64,21 +63,3 @@ def table(rows, *, mmi_value):
         lines.append("| %s | %.4f | %.3f | %+.4f | %+.1f |"
                      % (name, score, floor, gain, gain / mmi_value))
     return lines
-
-
-def main(argv=None, *, bootstrap_se, mmi_value):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--count", type=int, default=COUNT, help="instances of the set")
-    args = parser.parse_args(argv)
-    if args.count < 2:
-        parser.error("--count must be at least 2, got %r" % args.count)
-    rows = measure(instances.draw(args.count, SEED), bootstrap_se=bootstrap_se)
-    print("seed: %s" % SEED)
-    print("instances: %d" % args.count)
-    print("mmi: %s" % mmi_value)
-    for line in table(rows, mmi_value=mmi_value):
-        print(line)
-    scores = dict((r[0], r[1]) for r in rows)
-    left = scores[TESTERS[-1][0]] - scores[FLOOR]
-    print("strongest_above_floor: %.4f (%.1f MMIs)" % (left, left / mmi_value))
-    return 0
