@@ -43,19 +43,21 @@ CACHE = os.path.join(tempfile.gettempdir(), "group-testing-tests-pycache")
 JOBS = 2                  # processes at a time: the CI machine's cores
 MODULE_TIMEOUT = 1800     # seconds a module may take before it is stopped: a hang, never load
 SECONDS = {               # what each module took in a full run on two cores: the order
-    "test_fit": 123, "test_conformance": 83, "test_doc_commands": 83, "test_examples": 57,
-    "test_betting": 56, "test_compare": 28, "test_chain": 27, "test_pipeline": 26,
-    "test_faults": 23, "test_hostile_client": 20, "test_contract": 12, "test_tamper": 12,
-    "test_docs": 12, "test_cheat": 12, "test_cheat_flag": 11, "test_hostile_tester": 11,
-    "test_cleanup": 11, "test_compare_walls": 9, "test_compare_stops": 8, "test_compare_state": 5, "test_hostile_oracle": 9, "test_diagnose": 8,
-    "test_cheat_power": 8, "test_any_worker": 7, "test_total_gain": 7, "test_loop": 7,
-    "test_report": 7, "test_mmi": 5, "test_transcripts": 4, "test_bench": 3,
-    "test_sprt_command": 3, "test_picture": 2, "test_instances": 2, "test_hostile_worker": 2,
-    "test_sprt_state": 2, "test_sprt_exact": 2, "test_seam_imports": 2, "test_problem": 1,
-    "test_constant_time": 1, "test_oracle": 1, "test_result_space": 1, "test_sandbox": 1,
-    "test_docker_files": 1, "test_policy": 1, "test_stopping": 1, "test_seam_problem": 1,
-    "test_doc_figures_testers": 1, "test_doc_figures_sequential": 1,
-    "test_doc_figures_constants": 1, "test_doc_figures_settings": 1,
+    "test_fit": 117, "test_doc_commands": 72, "test_betting": 61, "test_examples": 47,
+    "test_conformance": 29, "test_chain": 29, "test_compare": 23, "test_faults": 19,
+    "test_hostile_client": 18, "test_cheat": 12, "test_contract": 12, "test_cheat_flag": 12,
+    "test_pipeline": 10, "test_hostile_oracle": 10, "test_tamper": 10,
+    "test_hostile_tester": 9, "test_compare_stops": 9, "test_docs": 9, "test_cleanup": 8,
+    "test_compare_walls": 8, "test_cheat_power": 7, "test_any_worker": 6, "test_diagnose": 6,
+    "test_loop": 6, "test_compare_state": 6, "test_report": 6, "test_total_gain": 5,
+    "test_sprt_state": 4, "test_mmi": 4, "test_sprt_exact": 4, "test_seam_imports": 3,
+    "test_transcripts": 3, "test_bench": 2, "test_instances": 2,
+    "test_doc_figures_testers": 2, "test_picture": 2, "test_problem": 2,
+    "test_sprt_command": 2, "test_doc_figures_sequential": 2, "test_seam_problem": 2,
+    "test_constant_time": 1, "test_hostile_worker": 1, "test_result_space": 1,
+    "test_oracle": 1, "test_doc_figures_constants": 1, "test_sandbox": 1,
+    "test_docker_files": 1, "test_policy": 1, "test_doc_figures_settings": 1,
+    "test_stopping": 1,
 }
 QUICK_UNDER = 5           # seconds: the quick tier is the modules under it (and any new one)
 SLOW = {name for name, seconds in SECONDS.items() if seconds >= QUICK_UNDER}
