@@ -28,16 +28,13 @@ import sys
 import time
 import traceback
 
+from .options import UsageError  # noqa: F401  (raised by run, for an --only past the set)
 from .oracle import Oracle
 from .result import Failure, release, reserve, strict_json, write_json
 from .settings import SettingsError
 
 CONSOLE_CHARS = 4000    # characters of a message printed at most
 IDLE_MARGIN_S = 5       # seconds an idle session outlives an instance's deadline
-
-
-class UsageError(ValueError):
-    """A command line that does not fit the set (an --only past its end)."""
 
 
 # ---- one instance, then the run ---------------------------------------------

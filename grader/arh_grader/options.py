@@ -13,6 +13,12 @@ above 0, got '0'".
 import argparse
 
 
+class UsageError(Exception):
+    """A command line that cannot be used, beyond what argparse checks (an
+    --only past the set's end, a state file of other testers); the message
+    says why."""
+
+
 def positive(kind):
     """An argparse type: a number of `kind` (int or float) above 0."""
     def parse(text):

@@ -65,6 +65,8 @@ import dataclasses
 import math
 import random
 
+from ..settings import SettingsError  # noqa: F401  (the SDK's one error of settings)
+
 ALPHA = 0.05            # P(accept) at most this for a challenger no better (m >= 0)
 BETA = 0.05             # P(reject on a bound) at most this for a gain of DELTA or more
 DELTA = 0.005           # the smallest gain worth keeping, in score (tests / baseline)
@@ -77,10 +79,6 @@ CONFIDENCE = 0.99       # of the confidence sequence: its bound 2 / (1 - CONFIDE
 ACCEPT, REJECT, CONTINUE = "accept", "reject", "continue"
 ACCEPTED, REJECTED, TRUNCATED = "accept_bound", "reject_bound", "max_comparisons"
 REASONS = (ACCEPTED, REJECTED, TRUNCATED)
-
-
-class SettingsError(ValueError):
-    """Settings the test cannot work with."""
 
 
 @dataclasses.dataclass(frozen=True)

@@ -22,6 +22,7 @@ import os
 import subprocess
 
 from . import betting, sprt
+from ..options import UsageError  # noqa: F401  (the SDK's one error of usage: exit status 2)
 from .state import outcome
 from .state import scores as scores_of
 
@@ -30,10 +31,6 @@ LOG_FIELDS = ("commit", "decision", "comparisons", "score_difference", "relative
 
 
 VERDICTS = ("suspect", "timeouts", "pool")    # the reasons a row's decision names
-
-
-class UsageError(Exception):
-    """Bad options, or a file given that cannot be used (exit status 2)."""
 
 
 def wld(record, comparisons=None, *, outcomes=None):

@@ -48,6 +48,7 @@ import functools
 import math
 
 from . import binomial
+from ..settings import SettingsError  # noqa: F401  (the SDK's one error of settings)
 from .binomial import binomial_test, fixed_sample_size  # noqa: F401  (sprt's own)
 
 ALPHA = 0.05          # probability of accepting a challenger no better than the incumbent
@@ -65,10 +66,6 @@ OUTCOMES = (WIN, LOSS, DRAW)
 ACCEPT, REJECT, CONTINUE = "accept", "reject", "continue"
 UPPER, LOWER, TRUNCATED, CEILING = "upper_bound", "lower_bound", "max_decisive", "draw_ceiling"
 REASONS = (UPPER, LOWER, TRUNCATED, CEILING)
-
-
-class SettingsError(ValueError):
-    """Settings the test cannot work with."""
 
 
 class StateError(ValueError):
