@@ -247,8 +247,11 @@ class LoadedTest(unittest.TestCase):
         return {name: found[name] for name in found if "." not in name}
 
     def loaded_modules(self, modules, *path, flags=()):
-        """{module, by its dotted name: its file}, as loaded_files."""
-        done = subprocess.run([sys.executable, *flags, "-c", LOADED, ",".join(modules), *path],
+        """{module, by its dotted name: its file}, as loaded_files. The
+        interpreter writes no .pyc (-B): with -I it would write them into the
+        tree, where another run's check of the tree would see them."""
+        done = subprocess.run([sys.executable, *flags, "-B", "-c", LOADED, ",".join(modules),
+                               *path],
                               capture_output=True, text=True, timeout=60)
         self.assertEqual(done.returncode, 0, done.stderr)
         return json.loads(done.stdout)
