@@ -57,7 +57,7 @@ SECONDS = {               # what each module took in a full run on two cores: th
     "test_constant_time": 1, "test_hostile_worker": 1, "test_result_space": 1,
     "test_oracle": 1, "test_doc_figures_constants": 1, "test_sandbox": 1,
     "test_docker_files": 1, "test_policy": 1, "test_doc_figures_settings": 1,
-    "test_stopping": 1,
+    "test_stopping": 1, "test_workers": 1,
 }
 QUICK_UNDER = 5           # seconds: the quick tier is the modules under it (and any new one)
 SLOW = {name for name, seconds in SECONDS.items() if seconds >= QUICK_UNDER}

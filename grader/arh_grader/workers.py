@@ -18,10 +18,12 @@ left that session too (reaper.py).
 
 import collections
 import os
+import random
 import shlex
 import signal
 import socket
 import subprocess
+import threading
 import time
 import urllib.parse
 
@@ -31,6 +33,10 @@ HOST = "127.0.0.1"      # where a started worker listens
 POLL = 0.05             # seconds between two attempts to connect
 KILL_WAIT = 5.0         # seconds stop() waits after SIGKILL
 RECV_BYTES = 65536      # bytes asked of the socket at a time
+PORTS = range(20000, 30000)     # a started worker's ports: below the kernel's range for port 0
+PORT_DRAWS = 200                # draws from PORTS before free_port falls back on port 0
+_GIVEN = set()                  # the ports free_port has handed out in this process
+_GIVEN_LOCK = threading.Lock()
 CLOSE_WAIT = 5.0        # seconds exchange() waits to see the server close, when asked
 
 # One reply read off the wire: its status (None when none came), headers as
@@ -60,8 +66,27 @@ def split_command(command):
 
 
 def free_port(host=HOST):
-    """A TCP port free on `host` now (another process may take it later)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+    """A TCP port free on `host` now, for a worker to listen on once it
+    starts. It is drawn from PORTS, below the kernel's range of ports for
+    a bind to port 0 (Linux's 32768-60999), which is where every oracle of
+    the SDK listens: no oracle started meanwhile, here or in another
+    process, can take it before the worker does. This process hands a port
+    out once; another process drawing the same port in the same moment is
+    a chance of one in len(PORTS)."""
+    draw = random.SystemRandom()
+    for _ in range(PORT_DRAWS):
+        port = draw.randrange(PORTS.start, PORTS.stop)
+        with _GIVEN_LOCK:
+            if port in _GIVEN:
+                continue
+            with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+                try:
+                    sock.bind((host, port))
+                except OSError:
+                    continue
+            _GIVEN.add(port)
+            return port
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:   # PORTS all taken
         sock.bind((host, 0))
         return sock.getsockname()[1]
 
