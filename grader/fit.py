@@ -10,12 +10,7 @@ held-out set's (group_testing/fit.py says how each is measured).
 import argparse
 import sys
 
-from arh_grader import stats
 from group_testing import fit, instances
-from group_testing.plugin import PROBLEM
-
-# the bootstrap of grader/mmi.py, its resampled indices drawn once a set size
-BOOTSTRAP_SE = stats.SharedResamples(seed=PROBLEM.RESAMPLING_SEED)
 
 
 def main(argv=None):
@@ -36,8 +31,8 @@ def main(argv=None):
     size = fit.SAMPLE_SIZE if args.sample else fit.SET_SIZE
     print("sets: %d of %d instances, seeds %s/0..%d" % (args.sets, size, fit.SEED, args.sets - 1))
     print("families: %s" % ("before the fit" if args.before else "current"))
-    measured = fit.measure(bootstrap_se=BOOTSTRAP_SE, sets=args.sets, size=size,
-                       settings=settings, targets=fit.SAMPLE_TARGETS if args.sample else None)
+    measured = fit.measure(sets=args.sets, size=size, settings=settings,
+                           targets=fit.SAMPLE_TARGETS if args.sample else None)
     for line in fit.table(measured, against="sample" if args.sample else "held-out set"):
         print(line)
     return 0

@@ -9,14 +9,16 @@ Each figure is measured on SETS disjoint sets of SET_SIZE instances (set k
 drawn with the seed "group-testing-fit/k") and printed as its mean +- its
 standard deviation over the sets, beside the platform's value and the
 distance between them in standard deviations. The calibration tester's
-tests are counted in process by a plain counting function, and its
-standard error is grader/mmi.py's bootstrap, which the command hands in
-(this package imports nothing of the grader's but the SDK).
+tests are counted in process by a plain counting function, and each
+standard error is the ideal bootstrap's (arh_grader.stats): the limit that
+grader/mmi.py's 20,000 resamples estimate to about 0.5%, in one pass.
 """
 
 import argparse
 import math
 import statistics
+
+from arh_grader import stats
 
 from . import calibration, instances, problem
 
@@ -65,9 +67,8 @@ def scores(find, items):
     return [count_tests(find, it) / it["baseline"] for it in items]
 
 
-def set_figures(items, *, bootstrap_se):
-    """The figures of TARGETS for one set, as a dict; `bootstrap_se(scores)`
-    is the standard error of a mean."""
+def set_figures(items):
+    """The figures of TARGETS for one set, as a dict."""
     calibrated = scores(calibration.find, items)
     baselines = [it["baseline"] for it in items]
     return {
@@ -76,16 +77,16 @@ def set_figures(items, *, bootstrap_se):
         "binary_entropy_ratio": statistics.fmean(
             problem.binary_entropy_sum(it["priors"]) / it["baseline"] for it in items),
         "calibration": statistics.fmean(calibrated),
-        "calibration_se": bootstrap_se(calibrated),
-        "baseline_floor": 2 * bootstrap_se(baselines),
+        "calibration_se": stats.ideal_bootstrap_se(calibrated),
+        "baseline_floor": 2 * stats.ideal_bootstrap_se(baselines),
     }
 
 
-def measure(*, bootstrap_se, sets=SETS, size=SET_SIZE, settings=None, targets=None):
+def measure(*, sets=SETS, size=SET_SIZE, settings=None, targets=None):
     """[(key, what, target, mean, sd)] over `sets` disjoint sets; `targets`
     ({key: value}, a missing key has none) replaces the held-out set's."""
-    rows = [set_figures(instances.draw(size, "%s/%d" % (SEED, k), settings=settings),
-                        bootstrap_se=bootstrap_se) for k in range(sets)]
+    rows = [set_figures(instances.draw(size, "%s/%d" % (SEED, k), settings=settings))
+            for k in range(sets)]
     return [(key, what, target if targets is None else targets.get(key),
              statistics.fmean(r[key] for r in rows), statistics.stdev(r[key] for r in rows))
             for key, what, target in TARGETS]

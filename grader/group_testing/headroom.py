@@ -6,14 +6,16 @@ information floor, and how much of it is left to win against the MMI
 
 Each tester's tests are counted in process with fit.count_tests (the
 testers are deterministic and pure, so no oracle or worker is needed), and
-each score's floor is twice grader/mmi.py's bootstrap standard error; the
-command hands in that function and the MMI (this package imports nothing of
-the grader's but the SDK).
+each score's floor is twice the ideal bootstrap's standard error
+(arh_grader.stats: the limit grader/mmi.py's resamples estimate); the
+command hands in the MMI.
 """
 
 import importlib.util
 import os
 import statistics
+
+from arh_grader import stats
 
 from . import fit, instances, problem
 
@@ -39,16 +41,16 @@ def load_find(path):
     return module.find
 
 
-def measure(items, *, bootstrap_se, testers=TESTERS):
+def measure(items, *, testers=TESTERS):
     """[(name, relative_tests, floor)] for each tester, then the information
     floor's row, on `items`."""
     rows = []
     for name, path in testers:
         got = fit.scores(load_find(path), items)
-        rows.append((name, statistics.fmean(got), 2 * bootstrap_se(got)))
+        rows.append((name, statistics.fmean(got), 2 * stats.ideal_bootstrap_se(got)))
     floor = [problem.surprise(it["priors"], it["defectives"]) / it["baseline"]
              for it in items]
-    rows.append((FLOOR, statistics.fmean(floor), 2 * bootstrap_se(floor)))
+    rows.append((FLOOR, statistics.fmean(floor), 2 * stats.ideal_bootstrap_se(floor)))
     return rows
 
 

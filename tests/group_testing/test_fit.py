@@ -49,7 +49,7 @@ class TablesTest(unittest.TestCase):
         return out
 
     def test_fit_table_for_the_current_families(self):
-        out = self.check_shown("grader/fit.py", seconds=900)        # "about a minute"
+        out = self.check_shown("grader/fit.py", seconds=900)        # "about ten seconds"
         rows = table_rows(out)
         distances = [float(row[3]) for row in rows]
         self.assertTrue(all(abs(d) <= 2.0 for d in distances), distances)
@@ -70,7 +70,7 @@ class TablesTest(unittest.TestCase):
              % (floor[1].split(" +- ")[0], -float(floor[3])))
 
     def test_fit_table_of_sets_of_forty(self):
-        rows = table_rows(self.check_shown("grader/fit.py", "--sample", seconds=450))
+        rows = table_rows(self.check_shown("grader/fit.py", "--sample", seconds=450))   # "a few seconds"
         platform = [float(row[3]) for row in rows[:3]]
         self.assertTrue(all(d < 0 for d in platform), platform)       # the sets lie below it
         ours = instances.stats(support.PROBLEM.load_set(support.SAMPLE))
@@ -86,7 +86,7 @@ class TablesTest(unittest.TestCase):
              % (*(-d for d in platform), *ours, *below))
 
     def test_headroom_table_and_what_is_left(self):
-        out = self.check_shown("grader/headroom.py", seconds=300)    # "a few seconds"
+        out = self.check_shown("grader/headroom.py", seconds=300)    # "about half a minute"
         left = support.lines_of(out)["strongest_above_floor"]
         value, mmis = re.fullmatch(r"([0-9.]+) \(([0-9.]+) MMIs\)", left).groups()
         self.assertIn("strongest we have is %.3f (%s MMI) above the information floor"

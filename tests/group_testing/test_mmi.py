@@ -31,20 +31,24 @@ class BootstrapTest(unittest.TestCase):
         floors = {"%.3f" % (2 * bootstrap_se(scores, seed=s)) for s in ("a", "b", "c")}
         self.assertEqual(len(floors), 1, floors)
 
-    def test_the_fit_s_shared_resamples_are_mmi_s_bootstrap_bit_for_bit(self):
-        """grader/fit.py draws the resampled indices once per length and
-        reuses them (arh_grader.stats.SharedResamples): the same floats as
-        mmi.bootstrap_se, for any scores."""
-        shared = stats.SharedResamples(seed=SEED)
+    def test_the_ideal_bootstrap_is_the_resampled_one_s_limit(self):
+        """stats.ideal_bootstrap_se (the fit's and the headroom's) is the
+        figure bootstrap_se estimates: exact on lists worked by hand, and
+        within a few of bootstrap_se's own errors (1 / sqrt(2 resamples))
+        on lists of every shape."""
+        for scores, exact in (([0.0, 1.0], 0.5 / math.sqrt(2)), ([0.5] * 9, 0.0),
+                              ([1, 2, 3, 4], math.sqrt(5) / 4), ([7.25], 0.0)):
+            with self.subTest(scores=scores):
+                self.assertAlmostEqual(stats.ideal_bootstrap_se(scores), exact, places=15)
         rng = random.Random(7)
-        for k, resamples, seed in ((40, stats.RESAMPLES, SEED), (500, 1000, SEED),
-                                   (2, 300, "other"), (7, 500, SEED)):
+        for k in (40, 500):
             for scores in ([rng.random() * 2 for _ in range(k)],
-                           [rng.randint(1, 400) for _ in range(k)], [0.5] * k):
-                with self.subTest(k=k, resamples=resamples, seed=seed, kind=type(scores[0])):
-                    self.assertEqual(shared(scores, resamples=resamples, seed=seed),
-                                     bootstrap_se(scores, resamples=resamples, seed=seed))
-        self.assertEqual(len(shared.drawn), 4)          # once per length
+                           [rng.randint(1, 400) for _ in range(k)],
+                           [rng.choice((0.6, 1.0)) for _ in range(k)]):
+                with self.subTest(k=k, kind=type(scores[0])):
+                    ideal = stats.ideal_bootstrap_se(scores)
+                    self.assertAlmostEqual(bootstrap_se(scores, resamples=2000), ideal,
+                                           delta=4 * ideal / math.sqrt(2 * 2000))
 
     def test_baseline_result_has_zero_floor_and_bad_input_is_named(self):
         folder = support.tmpdir(self)
