@@ -8,9 +8,11 @@ The tests are in three layers, a folder each (LAYERS): sdk/, the SDK's
 modules, each on its own where it can be; group_testing/, the problem's
 modules; end_to_end/, whole runs through the commands, the containers and
 the documents. Beside them: support.py, the fixtures every layer shares;
-testers/ and workers/, the tester and worker files the tests run.
+testers/ and workers/, the tester and worker files the tests run. The
+modules of twenty questions' own tests (EXAMPLES) run beside them, each
+as one more module, so that one command covers both problems.
 
-Each module runs as `python3 -m unittest discover -s tests/LAYER -p
+Each module runs as `python3 -m unittest discover -s FOLDER -p
 <module>.py`, with tests/ and each layer on PYTHONPATH, in a process of
 its own, JOBS at a time. What a module prints is shown as
 it ends: its own lines and, for a failing module, its failures in full;
@@ -36,6 +38,7 @@ if sys.version_info < (3, 11):      # one line, as every command says it
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 LAYERS = ("sdk", "group_testing", "end_to_end")     # the folders of test modules
+EXAMPLES = (os.path.join(ROOT, "examples", "twenty-questions", "tests"),)   # a problem's own
 # Where the modules' Pythons keep their compiled files, outside the tree: a
 # run's check of the tree (arh_grader/integrity.py) then never sees the .pyc
 # another Python writes there meanwhile, such as the other version's suite
@@ -43,7 +46,7 @@ CACHE = os.path.join(tempfile.gettempdir(), "group-testing-tests-pycache")
 JOBS = 2                  # processes at a time: the CI machine's cores
 MODULE_TIMEOUT = 1800     # seconds a module may take before it is stopped: a hang, never load
 SECONDS = {               # what each module took in a full run on two cores: the order
-    "test_fit": 117, "test_doc_commands": 72, "test_betting": 61, "test_examples": 47,
+    "test_fit": 117, "test_doc_commands": 72, "test_betting": 61, "test_tq_http": 35,
     "test_conformance": 29, "test_chain": 29, "test_compare": 23, "test_faults": 19,
     "test_hostile_client": 18, "test_cheat": 12, "test_contract": 12, "test_cheat_flag": 12,
     "test_pipeline": 10, "test_hostile_oracle": 10, "test_tamper": 10,
@@ -58,6 +61,9 @@ SECONDS = {               # what each module took in a full run on two cores: th
     "test_oracle": 1, "test_doc_figures_constants": 1, "test_sandbox": 1,
     "test_docker_files": 1, "test_policy": 1, "test_doc_figures_settings": 1,
     "test_stopping": 1, "test_workers": 1,
+    "test_tq_compare_state": 18, "test_tq_report": 12, "test_tq_compare_walls": 7,
+    "test_tq_bound": 5, "test_tq_exporter": 4, "test_tq_baseline": 3, "test_tq_draw": 2,
+    "test_tq_data": 1, "test_tq_policy": 1, "test_tq_rules": 1, "test_tq_evaluator": 1,
 }
 QUICK_UNDER = 5           # seconds: the quick tier is the modules under it (and any new one)
 SLOW = {name for name, seconds in SECONDS.items() if seconds >= QUICK_UNDER}
@@ -65,9 +71,10 @@ SUMMARY = re.compile(r"\n-{70}\nRan (\d+) tests? in [0-9.]+s\n\n(OK|FAILED)(?: \
 
 
 def modules():
-    """{module: its layer} of every test module."""
-    return {os.path.basename(path)[:-3]: layer for layer in LAYERS
-            for path in glob.glob(os.path.join(HERE, layer, "test_*.py"))}
+    """{module: its folder} of every test module."""
+    return {os.path.basename(path)[:-3]: folder
+            for folder in [os.path.join(HERE, layer) for layer in LAYERS] + list(EXAMPLES)
+            for path in glob.glob(os.path.join(folder, "test_*.py"))}
 
 
 def ordered(names):
@@ -78,10 +85,10 @@ def ordered(names):
 def run_module(name):
     """(seconds, status, output) of one module in a process of its own."""
     started = time.monotonic()
-    layer = modules()[name]
+    folder = modules()[name]
     path = os.pathsep.join([HERE] + [os.path.join(HERE, other) for other in LAYERS])
     proc = subprocess.Popen([sys.executable, "-m", "unittest", "discover", "-s",
-                             os.path.join(HERE, layer), "-p", name + ".py"], cwd=ROOT,
+                             folder, "-p", name + ".py"], cwd=ROOT,
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, start_new_session=True,
                             env=dict(os.environ, PYTHONPATH=path, PYTHONPYCACHEPREFIX=CACHE))
