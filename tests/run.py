@@ -24,6 +24,7 @@ import argparse
 import glob
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -41,7 +42,11 @@ LAYERS = ("sdk", "group_testing", "end_to_end")     # the folders of test module
 EXAMPLES = (os.path.join(ROOT, "examples", "twenty-questions", "tests"),)   # a problem's own
 # Where the modules' Pythons keep their compiled files, outside the tree: a
 # run's check of the tree (arh_grader/integrity.py) then never sees the .pyc
-# another Python writes there meanwhile, such as the other version's suite
+# another Python writes there meanwhile, such as the other version's suite.
+# Every Python the tests start reads and writes it, the standard library's
+# files included (a prefix moves those too), so each module is compiled once
+# a version: the modules run with writing allowed, whatever
+# PYTHONDONTWRITEBYTECODE says, or each of them would compile all it imports.
 CACHE = os.path.join(tempfile.gettempdir(), "group-testing-tests-pycache")
 JOBS = 2                  # processes at a time: the CI machine's cores
 MODULE_TIMEOUT = 1800     # seconds a module may take before it is stopped: a hang, never load
@@ -60,7 +65,7 @@ SECONDS = {               # what each module took in a full run on two cores: th
     "test_constant_time": 1, "test_hostile_worker": 1, "test_result_space": 1,
     "test_oracle": 1, "test_doc_figures_constants": 1, "test_sandbox": 1,
     "test_docker_files": 1, "test_policy": 1, "test_doc_figures_settings": 1,
-    "test_stopping": 1, "test_workers": 1,
+    "test_stopping": 1, "test_workers": 1, "test_runner": 1,
     "test_tq_compare_state": 18, "test_tq_report": 12, "test_tq_compare_walls": 7,
     "test_tq_bound": 5, "test_tq_exporter": 4, "test_tq_baseline": 3, "test_tq_draw": 2,
     "test_tq_data": 1, "test_tq_policy": 1, "test_tq_rules": 1, "test_tq_evaluator": 1,
@@ -82,6 +87,24 @@ def ordered(names):
     return sorted(names, key=lambda name: (-SECONDS.get(name, 1e9), name))
 
 
+def module_env(path):
+    """The environment of a module's process: `path` on PYTHONPATH, compiled
+    files kept in CACHE (and written there)."""
+    env = dict(os.environ, PYTHONPATH=path, PYTHONPYCACHEPREFIX=CACHE)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def forget_gone(cache=CACHE):
+    """Remove the compiled files of folders in the temporary folder that are
+    gone (the tests' copies of the project), so CACHE does not grow run
+    after run; those of folders still there, another run's, stay."""
+    mirrored = os.path.join(cache, os.path.relpath(tempfile.gettempdir(), os.sep))
+    for name in os.listdir(mirrored) if os.path.isdir(mirrored) else ():
+        if not os.path.exists(os.path.join(tempfile.gettempdir(), name)):
+            shutil.rmtree(os.path.join(mirrored, name), ignore_errors=True)
+
+
 def run_module(name):
     """(seconds, status, output) of one module in a process of its own."""
     started = time.monotonic()
@@ -91,7 +114,7 @@ def run_module(name):
                              folder, "-p", name + ".py"], cwd=ROOT,
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, start_new_session=True,
-                            env=dict(os.environ, PYTHONPATH=path, PYTHONPYCACHEPREFIX=CACHE))
+                            env=module_env(path))
     try:
         output, _ = proc.communicate(timeout=MODULE_TIMEOUT)
     except subprocess.TimeoutExpired:
@@ -131,6 +154,7 @@ def main(argv=None):
         parser.error("no such module: %s" % ", ".join(unknown))
     if args.quick:
         names = [n for n in names if n not in SLOW]
+    forget_gone()
     queue = ordered(names)
     lock = threading.Lock()
     done = []
