@@ -210,6 +210,7 @@ class Problem(abc.ABC):
     WORKER_READS = ()   # paths the worker reads besides Python, its folder and its tester
     DIGITS = 6          # decimals kept of every figure, in result.json and the report
     RESAMPLING_SEED = "arh-bootstrap"   # the bootstrap's seed (commands/mmi.py)
+    BENCH = None        # a benchmark.Bench: how commands/bench.py measures calls, or None
 
     # ---- paths and settings ----
 

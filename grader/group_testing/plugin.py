@@ -17,9 +17,10 @@ import os
 import statistics
 
 from arh_grader import Failure, Problem
+from arh_grader.benchmark import Bench
 from arh_grader.problem import NUMBER
 
-from . import cheat, comparison, problem, seeds
+from . import cheat, comparison, instances, problem, seeds, splitting
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DIGITS = 6              # decimals kept of every float in the result
@@ -177,6 +178,16 @@ class GroupTesting(Problem):
     def comparison(self):
         """Group testing's rules of a comparison (grader/compare.py)."""
         return comparison.Rules(self)
+
+    # ---- the bench (grader/bench.py) ----
+
+    BENCH = Bench(      # pools of the last items of 512, the last one defective: positive
+        item={"n": problem.N_MAX, "defectives": [problem.N_MAX - 1]},
+        query=lambda size: {"pool": list(range(problem.N_MAX - size, problem.N_MAX))},
+        size=50, sizes=range(1, problem.N_MAX + 1),
+        size_help="items of the pool each round trip sends",
+        draw=instances.draw, tester=splitting.__file__,
+        expected=lambda item: item["baseline"])
 
 
 PROBLEM = GroupTesting()

@@ -1,6 +1,10 @@
-"""The harness's hot path: grader/bench.py's figures on small counts, and the
-worker's own HTTP client for the oracle against a live oracle."""
+"""The harness's hot path: grader/bench.py's figures on small counts (the
+SDK's commands/bench.py and benchmark.py, with group testing's Bench), a
+problem without a Bench refused, and the worker's own HTTP client for the
+oracle against a live oracle."""
 
+import contextlib
+import io
 import json
 import os
 import random
@@ -11,11 +15,12 @@ import time
 import unittest
 
 import support
-import bench
+from arh_grader import benchmark
+from arh_grader.commands import bench
 from support import problem
 from fuzz import request
 
-KEYS = ("pool_items", "request_bytes", "reply_bytes", "requests",
+KEYS = ("query_size", "request_bytes", "reply_bytes", "requests",
         "raw_rtt_median_us", "raw_rtt_p95_us", "floor_rtt_median_us", "floor_rtt_p95_us",
         "harness_rtt_median_us", "harness_rtt_p95_us", "rtt_ratio", "rtt_ratio_p95",
         "floor_ratio", "harness_tests_made", "harness_tests_counted",
@@ -34,7 +39,7 @@ class BenchTest(unittest.TestCase):
                 self.assertGreater(float(lines[key]), 0)
         self.assertIn("harness_over_floor_us", lines)
         self.assertEqual(lines["harness_counted_match"], "true")
-        self.assertEqual(lines["tests_match_baseline"], "true")
+        self.assertEqual(lines["run_counts_match"], "true")
         self.assertEqual(lines["run_instances"], "3")
         self.assertEqual(lines["harness_tests_made"], lines["harness_tests_counted"])
         # PROGRAM.md: "about 0.1 ms", "a few tens of MiB": loose bounds, on busy cores
@@ -50,7 +55,7 @@ class BenchTest(unittest.TestCase):
             self.assertIn(words, program)
 
     def test_the_oracle_counts_exactly_the_round_trips_made(self):
-        figures = bench.measure_rtt(requests=30, warmup=5, pool_items=10)
+        figures = benchmark.measure_rtt(support.PROBLEM, requests=30, warmup=5, size=10)
         self.assertEqual(figures["harness_tests_made"], 35)
         self.assertEqual(figures["harness_tests_counted"], 35)
         self.assertTrue(figures["harness_counted_match"])
@@ -61,6 +66,28 @@ class BenchTest(unittest.TestCase):
             self.assertGreaterEqual(figures["%s_rtt_p95_us" % kind],
                                     figures["%s_rtt_median_us" % kind])
 
+    def test_bad_options_and_a_problem_without_a_bench_are_refused_by_name(self):
+        for argv, words in ((["--size", "0"], "--size in 1..512; got 5000, 500 and 0"),
+                            (["--size", "513"], "--size in 1..512; got 5000, 500 and 513"),
+                            (["--requests", "0"], "got 0, 500 and 50"),
+                            (["--instances", "-1"], "got 5000, -1 and 50")):
+            with self.subTest(argv=argv):
+                self.assertIn(words, self.refusal(support.PROBLEM, argv))
+
+        class Unbenched(type(support.PROBLEM)):
+            BENCH = None
+
+        self.assertIn("this problem gives no Bench (its BENCH is None): nothing to measure",
+                      self.refusal(Unbenched(), []))
+
+    def refusal(self, problem, argv):
+        """bench.main's message for `argv`, which must exit with status 2."""
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), self.assertRaises(SystemExit) as caught:
+            bench.main(problem, argv)
+        self.assertEqual(caught.exception.code, 2)
+        return err.getvalue()
+
 
 class WorkerOracleClientTest(unittest.TestCase):
     """harness/worker.py's Oracle: answers, refusals with their messages, and
@@ -68,7 +95,7 @@ class WorkerOracleClientTest(unittest.TestCase):
 
     def setUp(self):
         self.oracle = support.start_oracle(self)
-        self.worker = bench.load_worker()
+        self.worker = benchmark.load_worker(support.PROBLEM.WORKER)
 
     def client(self, token):
         client = self.worker.OracleConnection(self.oracle.url, token)
