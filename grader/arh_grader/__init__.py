@@ -12,8 +12,10 @@ Whatever a worker started is killed and reaped when it stops (reaper.py).
 What a run changed outside the editable folders is named (integrity.py).
 The report (report.py, and its SVG picture, picture.py) reads a result
 instance by instance against each instance's bound and against another
-result, as the problem describes them. The commands every problem offers
-(grade, local, report, mmi...) are the package commands/, each handed the
+result, as the problem describes them. What the harness costs a call,
+beside what loopback allows, is measured for a problem that gives a
+benchmark.Bench (benchmark.py). The commands every problem offers
+(grade, local, report, mmi, bench...) are the package commands/, each handed the
 problem; a run's settings are one frozen object (settings.py). A problem is a
 subclass of problem.Problem, the one object every part of the SDK is
 handed: its docstring says what the SDK calls, when, and what each
