@@ -91,6 +91,8 @@ class Problem(abc.ABC):
         WORKER_READS                  paths the worker reads besides Python: ()
         DIGITS                        decimals kept of every figure: 6
         RESAMPLING_SEED               the seed of the bootstrap's resamples
+        BENCH                         how commands/bench.py measures a call, a
+                                      benchmark.Bench: None (the bench refuses)
         and the report's layout: BOUND_SHORT, FIELDS, SAME_SET, LABELS,
         FIGURES, ROWS, AXES, WIN, REFERENCE, ACROSS, GROUP, GROUPS,
         COLOURS, POSITIVE (each described where it is defined below).
