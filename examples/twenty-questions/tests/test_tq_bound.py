@@ -5,6 +5,7 @@ matrix, where a tester's mean over the whole pool is its exact expectation."""
 import itertools
 import math
 import unittest
+import unittest.mock
 
 import tq_support
 from tq import data, direct, score
@@ -49,6 +50,21 @@ class BoundTest(unittest.TestCase):
                     self.assertAlmostEqual(
                         score.best_expected_score(candidates, budget=budget),
                         brute_force(candidates, budget), places=12)
+
+    def test_the_even_split_is_every_split_on_concave_rows(self):
+        """score._table asks with the even split when the row before is
+        concave: the same table, to the integer, as trying every split, and
+        every row of the real budget is concave (so the fast way is taken)."""
+        fast = score._table(score.BUDGET)
+        self.assertTrue(all(score.is_concave(row) for row in fast))
+        score._table.cache_clear()
+        self.addCleanup(score._table.cache_clear)
+        with unittest.mock.patch.object(score, "is_concave", return_value=False):
+            self.assertEqual(score._table(score.BUDGET), fast)
+        for row, concave in (([0, 2, 3, 3], True), ([0, 1, 3], False), ([5], True),
+                             ([0, 3, 4, 6], False)):
+            with self.subTest(row=row):
+                self.assertIs(score.is_concave(row), concave)
 
     def test_pools_of_the_sets(self):
         values = [score.best_expected_score(c) for c in range(1, 1473)]
