@@ -173,20 +173,21 @@ class Segments:
     def solve(self, i, j):
         """The cost of positive segment [i, j) of at least 2 items, not yet
         memoized; memoizes it and the segments it needs."""
-        cw, cp, cost, width, exp = self.cw, self.cp, self.cost, self.width, math.exp
-        solve = self.solve
+        cw, cp, cost, width = self.cw, self.cp, self.cost, self.width
         ci = cw[i]
-        none = exp(ci - cw[j])                  # P(segment clean)
+        none = math.exp(ci - cw[j])             # P(segment clean)
         if j - i <= SMALL:
             first, last = i + 1, j - 1
         else:                                   # the first k of half the mass
             lo = bisect.bisect_left(cw, ci - math.log((1 + none) / 2), i + 1, j - 1)
-            first, last = max(i + 1, lo - WIDTH), min(j - 1, lo + WIDTH - 1)
+            first = i + 1 if lo - WIDTH < i + 1 else lo - WIDTH
+            last = j - 1 if lo + WIDTH - 1 > j - 1 else lo + WIDTH - 1
         some = 1 - none
         cpj = cp[j]
         left = i * width
         right = first * width + j               # [k, j)'s place
         best, split = math.inf, None
+        exp, solve = math.exp, self.solve
         for k in range(first, last + 1):
             a = cost[left + k]
             if a is None:
