@@ -1,6 +1,8 @@
 """Raw-socket tools for the hostile-input tests: request bytes, replies
 parsed from the wire, one exchange on a connection of its own or a kept-alive
-one, and the tables of malformed request parts both fuzzes draw from."""
+one, the tables of malformed request parts both fuzzes draw from, and the
+worker's fuzz (WorkerFuzz), which any worker on the template is sent, its
+/solve bodies given by the test."""
 
 import collections
 import socket
@@ -139,6 +141,81 @@ BAD_VERSIONS = [b"HTTP/x", b"HTTP/1", b"HTTP/1.1.1", b"HTTP/a.b", b"FOO/1.1", b"
 BAD_LENGTHS = [b"abc", b"", b"1.5", b"0x10", b"1e3", b"5 5", b"\xb3", b"--1", b"five"]
 # bytes that are not whitespace to str.split() once decoded as ISO-8859-1
 WORD_BYTES = bytes(b for b in range(33, 256) if not chr(b).isspace())
+
+
+# ---- a worker's fuzz cases -------------------------------------------------
+
+class WorkerFuzz:
+    """Draws a worker's fuzz cases from a seeded generator: none of them may
+    reach its tester. `solve_body(**change)` is the bytes of a /solve body,
+    the keys named changed (a value of ... leaves the key out), which the
+    worker refuses even unchanged (its token is not one); `mutable(rng)` a
+    body for the fuzz to mutate; `max_body` the worker's bound on a body;
+    `bad_solves` the (body, words its error must hold) drawn as they are."""
+
+    def __init__(self, rng, *, solve_body, mutable, max_body, bad_solves):
+        self.rng, self.solve_body, self.mutable = rng, solve_body, mutable
+        self.MAX, self.bad_solves = max_body, bad_solves
+
+    def draw(self):
+        rng = self.rng
+        pick = rng.randrange(12)
+        if pick == 0:
+            return Case("health", "once", b"GET /health HTTP/1.1\r\n\r\n", (200,), 0, 0, [])
+        if pick == 1:
+            path = rng.choice([b"/", b"/solve", b"/healthz", b"/x?y", b"*"])
+            return Case("get_elsewhere", "once", b"GET %s HTTP/1.1\r\n\r\n" % path,
+                        (404,), 0, 0, [])
+        if pick == 2:
+            method = rng.choice([m for m in METHODS if m not in (b"GET",)])
+            return Case("wrong_method", "once", request(self.solve_body(), method=method,
+                                                        path=b"/solve"), (405,), 0, 0, [])
+        if pick == 3:
+            return Case("post_elsewhere", "once",
+                        request(self.solve_body(), path=rng.choice(PATHS)), (404,), 0, 0, [])
+        if pick == 4:
+            return Case("bad_version", "once", request(self.solve_body(), path=b"/solve",
+                                                       version=rng.choice(BAD_VERSIONS)),
+                        (400,), 0, 0, [])
+        if pick == 5:
+            line = rng.choice([b"\r\n", b"GARBAGE\r\n\r\n", b"A B C D\r\n\r\n", b"POST /solve\r\n",
+                               bytes(rng.choices(WORD_BYTES, k=20)) + b"\r\n\r\n"])
+            return Case("garbage_line", "once", line, (400,), 0, 0, [])
+        if pick == 6:
+            return Case("http_0_9", "once", b"GET /health\r\n", (400,), 0, 0, [])
+        if pick == 7:
+            flood = [b"X-%d: %d" % (i, i) for i in range(rng.randint(101, 200))]
+            return Case("header_flood", "once", request(self.solve_body(), path=b"/solve",
+                                                        headers=flood), (431,), 0, 0, [])
+        if pick == 8:
+            body = self.solve_body()
+            which = rng.randrange(5)
+            if which == 0:
+                data, status = request(body, path=b"/solve", length=False), 411
+            elif which == 1:
+                length = rng.choice(BAD_LENGTHS + [b"-1", b"+12", b"1_0"])
+                data, status = request(b"", path=b"/solve", length=length), 411
+            elif which == 2:
+                length = rng.choice([b"%d" % (self.MAX + 1), b"1" * 5000])  # past int()'s limit
+                data, status = request(b"", path=b"/solve", length=length), 413
+            elif which == 3:
+                data, status = request(b" " * (self.MAX + 1), path=b"/solve"), 413
+            else:
+                data, status = request(body, path=b"/solve", length=b"%d" % (len(body) + 9)), 400
+            return Case("solve_length", "once", data, (status,), 0, 0, [])
+        if pick == 9:
+            body = bytearray(self.mutable(rng))
+            for _ in range(rng.randint(1, 3)):
+                at = rng.randrange(len(body))
+                if rng.random() < 0.5:
+                    body[at] = rng.randrange(256)
+                else:
+                    del body[at]
+            return Case("solve_mutated", "once", request(bytes(body), path=b"/solve"),
+                        (400,), 0, 0, [])
+        body, words = rng.choice(self.bad_solves)
+        return Case("solve_invalid:" + words, "once", request(body, path=b"/solve"),
+                    (400,), 0, 0, [])
 
 
 # ---- reporting ---------------------------------------------------------------

@@ -5,7 +5,8 @@
     python3 tests/run.py test_fit     # the modules named
 
 The tests are in three layers, a folder each (LAYERS): sdk/, the SDK's
-modules, each on its own where it can be; group_testing/, the problem's
+modules, each on its own where it can be, on a toy problem (sdk/toy.py),
+importing nothing of either problem; group_testing/, the problem's
 modules; end_to_end/, whole runs through the commands, the containers and
 the documents. Beside them: support.py, the fixtures every layer shares;
 testers/ and workers/, the tester and worker files the tests run. The
@@ -59,13 +60,15 @@ SECONDS = {               # what each module took in a full run on two cores: th
     "test_compare_walls": 8, "test_cheat_power": 7, "test_any_worker": 6, "test_diagnose": 6,
     "test_loop": 6, "test_compare_state": 6, "test_report": 6, "test_total_gain": 5,
     "test_sprt_state": 4, "test_mmi": 4, "test_sprt_exact": 4, "test_seam_imports": 3,
-    "test_transcripts": 3, "test_bench": 2, "test_instances": 2,
+    "test_transcripts": 3, "test_hostile_worker_template": 3, "test_bench": 2,
+    "test_instances": 2, "test_seam_sdk_tests": 2,
     "test_doc_figures_testers": 2, "test_picture": 2, "test_problem": 2,
     "test_sprt_command": 2, "test_doc_figures_sequential": 2, "test_seam_problem": 2,
     "test_constant_time": 1, "test_hostile_worker": 1, "test_result_space": 1,
     "test_oracle": 1, "test_doc_figures_constants": 1, "test_sandbox": 1,
     "test_docker_files": 1, "test_policy": 1, "test_doc_figures_settings": 1,
-    "test_stopping": 1, "test_workers": 1, "test_runner": 1,
+    "test_stopping": 1, "test_workers": 1, "test_runner": 1, "test_betting_rules": 1,
+    "test_result_space_engine": 1, "test_seam_problem_class": 1,
     "test_tq_compare_state": 18, "test_tq_report": 12, "test_tq_compare_walls": 7,
     "test_tq_bound": 5, "test_tq_exporter": 4, "test_tq_baseline": 3, "test_tq_draw": 2,
     "test_tq_data": 1, "test_tq_policy": 1, "test_tq_rules": 1, "test_tq_evaluator": 1,

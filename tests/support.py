@@ -1,6 +1,13 @@
 """Shared by the tests: paths, temporary folders, live servers and processes,
-each cleaned up by the test that made it."""
+each cleaned up by the test that made it, and a small disk to fill.
 
+Group testing's share (problem, PROBLEM, secret, evaluate_local, the
+default rules of start_oracle and the worker of start_worker) is imported
+when a test first asks for it, never by `import support` alone: the SDK's
+tests (tests/sdk/) import this module and load nothing of either problem.
+"""
+
+import errno
 import os
 import shutil
 import subprocess
@@ -20,8 +27,25 @@ if GRADER not in sys.path:
 
 from arh_grader import Oracle, Spec, engine, local_run, workers  # noqa: E402
 from arh_grader.settings import Settings  # noqa: E402
-from group_testing import problem  # noqa: E402
-from group_testing.plugin import PROBLEM  # noqa: E402
+
+GROUP_TESTING = ("problem", "PROBLEM")      # the names of group testing's, made on demand
+
+
+def group_testing(name):
+    """Group testing's rules (`problem`, group_testing/problem.py) or its
+    plug-in (`PROBLEM`), imported on first use."""
+    from group_testing import plugin, problem
+    globals().update(problem=problem, PROBLEM=plugin.PROBLEM)
+    return globals()[name]
+
+
+def __getattr__(name):
+    """support.PROBLEM and `from support import problem` (group_testing),
+    as plain names, for the modules that use them."""
+    if name not in GROUP_TESTING:
+        raise AttributeError("module %r has no attribute %r" % (__name__, name))
+    return group_testing(name)
+
 
 SAMPLE = os.path.join(ROOT, "sample", "items.jsonl")
 SHIPPED = os.path.join(ROOT, "src", "tester.py")   # whatever tester is being improved
@@ -38,7 +62,7 @@ def settings(instance_timeout_s, run_timeout_s=60.0, worker_start_timeout_s=10.0
 
 def evaluate_local(items, **options):
     """local_run.evaluate_local with group testing: a whole run here."""
-    return local_run.evaluate_local(items, problem=PROBLEM, **options)
+    return local_run.evaluate_local(items, problem=group_testing("PROBLEM"), **options)
 
 
 def tmpdir(case):
@@ -63,7 +87,7 @@ def read_bytes(path):
 
 def secret(n, defectives):
     """What the oracle keeps for an instance of `n` items and these defectives."""
-    return problem.secret_of({"n": n, "defectives": sorted(defectives)})
+    return group_testing("problem").secret_of({"n": n, "defectives": sorted(defectives)})
 
 
 class RulesOracle(Oracle):
@@ -82,9 +106,12 @@ class RulesOracle(Oracle):
         return super().open(Spec(spec, **session, **self.rules))
 
 
-def start_oracle(case, *, check=problem.check_query, answer=problem.answer_query, **options):
+def start_oracle(case, *, check=None, answer=None, **options):
     """A live oracle on a loopback port (a RulesOracle: group testing's rules
     unless `check` and `answer` are given), stopped at cleanup."""
+    if check is None or answer is None:
+        rules = group_testing("problem")
+        check, answer = check or rules.check_query, answer or rules.answer_query
     oracle = RulesOracle(check=check, answer=answer, **options)
     oracle.start()
     case.addCleanup(oracle.stop)
@@ -95,7 +122,8 @@ def start_worker(case, oracle_url, tester=SPLITTING, *, home=None):
     """A live worker process (harness/worker.py) whose folder is `home`
     (the one it may write in; default a fresh one); (process, URL)."""
     proc, url = local_run.start_worker(oracle_url=oracle_url, tester=tester, timeout=20,
-                                       worker=PROBLEM.WORKER, cwd=home or tmpdir(case),
+                                       worker=group_testing("PROBLEM").WORKER,
+                                       cwd=home or tmpdir(case),
                                        quiet=not SHOW)        # its stacks, with GT_SHOW=1
     case.addCleanup(local_run.stop_worker, proc)
     return proc, url
@@ -180,3 +208,42 @@ def table_rows(doc, header):
     start = text.index(header)
     lines = text[start:].split("\n\n")[0].splitlines()[2:]
     return [[cell.strip() for cell in line.strip().strip("|").split("|")] for line in lines]
+
+
+DISK_BYTES = 16 * 1024 * 1024   # size of the tmpfs mount_small_disk mounts
+FILL_CHUNK_BYTES = 64 * 1024    # bytes a write while filling it
+
+
+def mount_small_disk(case, size=DISK_BYTES):
+    """A fresh tmpfs of `size` bytes, unmounted at cleanup; the test is
+    skipped, saying why, where mounting is not permitted (it needs root)."""
+    path = tempfile.mkdtemp(prefix="gt-space-")
+    case.addCleanup(os.rmdir, path)
+    if os.geteuid() != 0:
+        case.skipTest("mounting a tmpfs needs root (euid %d)" % os.geteuid())
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=%d" % size, "tmpfs", path],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        case.skipTest("mount -t tmpfs is not permitted here: %s"
+                      % (done.stderr.strip() or "exit %d" % done.returncode))
+    case.addCleanup(subprocess.run, ["umount", "-l", path], check=True)
+    return path
+
+
+def fill(directory):
+    """Fill the disk of `directory` with a file of someone else's, to the last
+    byte; the bytes written."""
+    written = 0
+    chunk = b"x" * FILL_CHUNK_BYTES
+    fd = os.open(os.path.join(directory, "someone-else.bin"), os.O_WRONLY | os.O_CREAT, 0o644)
+    try:
+        while True:
+            try:
+                written += os.write(fd, chunk)
+            except OSError as e:
+                if e.errno != errno.ENOSPC:
+                    raise
+                break
+    finally:
+        os.close(fd)
+    return written

@@ -1,6 +1,6 @@
 """Pairs of real testers and their per-instance score differences: the
 realistic differences the comparison's characteristics are simulated on
-(grader/betting_table.py, tests/sdk/test_betting.py).
+(grader/betting_table.py, tests/group_testing/test_betting.py).
 
     pools = pairs.pools(count=1000)          # {pair name: [d, ...]}
     pairs.differences(find_a, find_b, items) # challenger's score - incumbent's

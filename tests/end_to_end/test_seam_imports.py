@@ -13,7 +13,8 @@ anything of the grader.
 
 Read twice: from the source (every import statement, whatever branch it is
 in) and from a fresh interpreter (the modules each problem's commands load).
-The seam's one class, arh_grader.Problem: test_seam_problem.py.
+The seam's one class, arh_grader.Problem: test_seam_problem.py; the SDK's
+tests, which import neither problem: test_seam_sdk_tests.py.
 """
 
 import ast
@@ -203,8 +204,8 @@ class SourceTest(unittest.TestCase):
             for path in python_files(os.path.join(support.ROOT, top)):
                 if "group_testing" in imported(path):
                     importers.add(os.path.relpath(os.path.dirname(path), support.ROOT))
-        self.assertEqual(importers, {"grader", "tests", "tests/sdk", "tests/group_testing",
-                                     "tests/end_to_end"})
+        self.assertEqual(importers, {"grader", "tests", "tests/group_testing",
+                                     "tests/end_to_end"})    # tests/sdk/: no, nor tq
 
 
 LOADED = """

@@ -16,7 +16,7 @@ import unittest
 
 import support
 from group_testing import contract as rules
-from arh_grader import Failure, WorkerClient, client, workers
+from arh_grader import Failure, Session, WorkerClient, client, workers
 from support import problem
 
 sys.path.insert(0, os.path.join(support.ROOT, "harness"))
@@ -68,8 +68,8 @@ ORACLE_CASES = {
     "head_too_large": [("101 header lines", req(headers=[b"X-%d: 1" % i for i in range(98)]),
                         None)],
 }
-# rows shown elsewhere: over_cap and fault need a session or oracle of their own,
-# cut a session's end (test_oracle.OpenRequestsTest)
+# rows shown apart: over_cap and fault need a session or oracle of their own,
+# cut a session's end (and live, on the toy's rules: tests/sdk/test_oracle.py)
 TRIED_APART = {"over_cap", "fault", "cut"}
 WAITING_CASES = {       # cause: [(label, request, how)] that leave the client waiting
     "stalled": [("a body 5 bytes short, then nothing", req(length=b"%d" % (len(BODY) + 5)),
@@ -196,6 +196,16 @@ class OracleRowsTest(unittest.TestCase):
         row = rules.oracle("fault")
         self.assertEqual((status, session.tests, closed), (row.status, 1, row.closes))
         self.assertIn("broken on purpose", session.fault)
+
+    def test_a_request_cut_off_by_its_sessions_end(self):
+        """The `cut` row: counted, recorded with its status, never answered."""
+        row = rules.oracle("cut")
+        session = Session(support.secret(N, {3}), cap=9, max_body=problem.max_body(N),
+                          check=problem.check_query, answer=problem.answer_query, record=True)
+        session.admit()                 # its head read, its body still to come
+        session.end()
+        self.assertEqual([json.loads(line)["s"] for line in session.transcript], [row.status])
+        self.assertEqual((session.tests, row.status), (1 if row.counted else 0, 408))
 
     def test_what_the_transcript_records(self):
         """A line a counted request: `q` null when no body was read whole."""

@@ -1,6 +1,7 @@
 """Hostile input to the oracle: thousands of malformed requests against a
-live oracle, over raw sockets (the cases, drawn from a seed: oracle_fuzz.py;
-the worker's fuzz: test_hostile_worker.py).
+live oracle of the toy problem's rules (toy.py), over raw sockets (the
+cases, drawn from a seed: oracle_fuzz.py; the worker template's fuzz:
+test_hostile_worker_template.py).
 
 Every request must get the 4xx its fault calls for, never a 5xx (the oracle
 speaks HTTP/1.1 and 1.0 only: an HTTP/0.9 request line gets 400); the
@@ -23,10 +24,10 @@ import time
 import unittest
 
 import support
-from support import problem
+import toy
 from arh_grader import canonical
 from fuzz import SOCKET_TIMEOUT, KeepAlive, exchange, histogram, request
-from oracle_fuzz import MAX_BODY, SECRET, TRUTH, N, OracleFuzz
+from oracle_fuzz import MAX_BODY, SECRET, N, OracleFuzz
 
 SEED = "hostile-input"
 ORACLE_REQUESTS = 10_500       # fuzz requests sent to the oracle
@@ -34,11 +35,12 @@ SIDE_VALID, SIDE_INVALID = 300, 60   # tests of the session running beside the f
 SIDE_PAUSE = 0.015             # seconds between two of its tests
 SLOW_IDLE = 0.5                # seconds: idle timeout of the oracle for slow clients
 BUDGET = 30.0                  # seconds the oracle fuzz may take (about 10 here)
+DEEP_BODY = 4096               # bytes of a body at most in the edge cases: 2048 levels deep
 
 
 class OracleFuzzTest(unittest.TestCase):
     def setUp(self):
-        self.oracle = support.start_oracle(self, record=True)
+        self.oracle = toy.start_oracle(self, record=True)
         self.token = self.oracle.open(SECRET, cap=10 ** 6, max_body=MAX_BODY)
         closed = self.oracle.open(SECRET, cap=10, max_body=MAX_BODY)
         self.oracle.close(closed)
@@ -56,11 +58,12 @@ class OracleFuzzTest(unittest.TestCase):
         try:
             for i in range(SIDE_VALID + SIDE_INVALID):
                 if i < SIDE_VALID:
-                    pool = rng.sample(range(N), rng.randint(1, N))
-                    body, want = {"pool": pool}, (200, {"positive": not TRUTH.isdisjoint(pool)})
+                    guess = rng.randrange(N)
+                    body = {"guess": guess, "why": rng.sample(range(N), rng.randint(0, 60))}
+                    want = (200, {"correct": guess == SECRET})
                     query_bytes += len(canonical(body))
                 else:
-                    body, want = {"pool": [i % N] * 2}, (400, None)
+                    body, want = {"guess": str(i % N)}, (400, None)
                 conn.request("POST", "/", json.dumps(body), headers)
                 response = conn.getresponse()
                 got = (response.status, json.loads(response.read()))
@@ -78,7 +81,7 @@ class OracleFuzzTest(unittest.TestCase):
         idle timeout: report["outcomes"] (kind, expected, got) and
         report["session"], the closed session."""
         token = oracle.open(SECRET, cap=100, max_body=MAX_BODY).encode()
-        body = json.dumps({"pool": [1, 7, 50]}).encode()
+        body = json.dumps({"guess": 50, "why": [1, 7]}).encode()
         cases = (
             [("stalled_body", request(body[:5], token=token, length=b"%d" % len(body)), (),
               (408,))] * 4
@@ -106,7 +109,7 @@ class OracleFuzzTest(unittest.TestCase):
         rng = random.Random(SEED)
         fuzz = OracleFuzz(rng, self.token.encode(), self.closed)
         side_report, slow_report = {}, {}
-        slow_oracle = support.start_oracle(self, idle_timeout=SLOW_IDLE)
+        slow_oracle = toy.start_oracle(self, idle_timeout=SLOW_IDLE)
         side = threading.Thread(target=self.side_session, args=(side_report,))
         slow = threading.Thread(target=self.slow_clients, args=(slow_oracle, slow_report))
         started = time.monotonic()
@@ -134,9 +137,9 @@ class OracleFuzzTest(unittest.TestCase):
                 continue
             got = tuple(r[0] for r in replies)
             outcomes.append(got)
-            for (status, body), pool in zip([r for r in replies if r[0] == 200], case.queries):
-                if body != canonical({"positive": not TRUTH.isdisjoint(pool)}):
-                    mismatches.append((case.kind, "wrong answer %r to %r" % (body, pool)))
+            for (status, body), query in zip([r for r in replies if r[0] == 200], case.queries):
+                if body != toy.answer_bytes(SECRET, query):
+                    mismatches.append((case.kind, "wrong answer %r to %r" % (body, query)))
             if got != case.expect:
                 mismatches.append((case.kind, got, case.expect, case.data[:120]))
             for status in case.expect[-case.counted:] if case.counted else ():
@@ -150,9 +153,9 @@ class OracleFuzzTest(unittest.TestCase):
         # still serving: a valid test on a fresh connection
         conn = http.client.HTTPConnection("127.0.0.1", self.oracle.port, timeout=SOCKET_TIMEOUT)
         self.addCleanup(conn.close)
-        conn.request("POST", "/", b'{"pool":[42]}', {"Authorization": "Bearer " + self.token})
+        conn.request("POST", "/", b'{"guess":7}', {"Authorization": "Bearer " + self.token})
         response = conn.getresponse()
-        self.assertEqual((response.status, response.read()), (200, b'{"positive":true}'))
+        self.assertEqual((response.status, response.read()), (200, b'{"correct":true}'))
         session = self.oracle.close(self.token)
 
         all_statuses = histogram(outcomes + [o[2] for o in slow_outcomes])
@@ -176,8 +179,8 @@ class OracleFuzzTest(unittest.TestCase):
         self.assertFalse(session.over_cap)
         self.assertEqual(session.tests, SIDE_VALID + SIDE_INVALID + counted + 1)
         self.assertEqual(session.invalid, SIDE_INVALID + invalid)
-        self.assertEqual(session.query_bytes, side_report["query_bytes"] + 13
-                         + sum(len(canonical({"pool": q})) for q in queries))
+        self.assertEqual(session.query_bytes, side_report["query_bytes"] + 11
+                         + sum(len(canonical(q)) for q in queries))
         logged = collections.Counter(json.loads(line)["s"] for line in session.transcript)
         statuses[200] += SIDE_VALID + 1
         statuses[400] += SIDE_INVALID
@@ -188,14 +191,11 @@ class OracleFuzzTest(unittest.TestCase):
 
 class OracleEdgeTest(unittest.TestCase):
     """Bodies that once made the oracle fail (a 500 and grader_error): each
-    is a counted 400 now. The largest session (n = 512) allows the deepest."""
+    is a counted 400 now, up to the deepest DEEP_BODY allows."""
 
     def setUp(self):
-        self.n = problem.N_MAX
-        self.oracle = support.start_oracle(self)
-        self.token = self.oracle.open(support.secret(self.n, TRUTH),
-                                      cap=10 ** 6,
-                                      max_body=problem.max_body(self.n))
+        self.oracle = toy.start_oracle(self)
+        self.token = self.oracle.open(SECRET, cap=10 ** 6, max_body=DEEP_BODY)
         self.keep = KeepAlive(self.oracle.port)
         self.addCleanup(self.keep.close)
 
@@ -203,9 +203,10 @@ class OracleEdgeTest(unittest.TestCase):
         return self.keep.send(request(body, token=self.token.encode()))[0]
 
     def test_every_nesting_depth_is_a_counted_400(self):
-        bodies = [b"[" * d + b"]" * d for d in range(1, problem.max_body(self.n) // 2 + 1)]
-        bodies += [b'{"pool":' + b"[" * d + b"0" + b"]" * d + b"}"
-                   for d in range(2, (problem.max_body(self.n) - 9) // 2 + 1)]
+        bodies = [b"[" * d + b"]" * d for d in range(1, DEEP_BODY // 2 + 1)]
+        bodies += [b'{"guess":' + b"[" * d + b"0" + b"]" * d + b"}"
+                   for d in range(1, (DEEP_BODY - 11) // 2 + 1)]
+        self.assertEqual((len(bodies), max(map(len, bodies))), (2048 + 2042, DEEP_BODY))
         statuses = collections.Counter(self.post(body)[0] for body in bodies)
         session = self.oracle.close(self.token)
         self.assertEqual(statuses, {400: len(bodies)})
@@ -214,12 +215,12 @@ class OracleEdgeTest(unittest.TestCase):
 
     def test_numbers_out_of_range_and_lone_surrogates(self):
         cases = {
-            b'{"pool": [1e999]}': "1e999 is out of a float's range",
-            b'{"pool": [0, -1e400]}': "-1e400 is out of a float's range",
+            b'{"guess": 1e999}': "1e999 is out of a float's range",
+            b'{"guess": 0, "why": [0, -1e400]}': "-1e400 is out of a float's range",
             b"[1E400]": "1E400 is out of a float's range",
             b'"\\ud800"': "the query is not Unicode",
-            b'{"pool": ["\\udfff"]}': "the query is not Unicode",
-            b'{"pool": [1], "\\ud800": 1}': "the query is not Unicode",
+            b'{"guess": "\\udfff"}': "the query is not Unicode",
+            b'{"guess": 1, "\\ud800": 1}': "the query is not Unicode",
         }
         for body, words in cases.items():
             with self.subTest(body=body):

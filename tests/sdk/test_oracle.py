@@ -1,4 +1,8 @@
-"""The oracle's counting rules, each against a live server on loopback."""
+"""The oracle's counting rules, each against a live server on loopback, on
+the toy problem's rules (toy.py: a query is {"guess": an integer}, its
+answer {"correct": ...}), in sessions opened by hand and counted by the
+SDK's defaults: every request counted, an invalid one too, past the cap a
+429."""
 
 import hashlib
 import http.client
@@ -8,18 +12,19 @@ import time
 import unittest
 
 import support
-from group_testing import contract as rules
-from support import problem
+import toy
 from arh_grader import QueryError, canonical
 from fuzz import exchange, request
+
+SECRET = toy.SECRET
+MAX_BODY = toy.PROBLEM.max_body(toy.ITEM)    # 64 bytes
+CUT = 408           # a request cut off by its session's end (CONTRACT.md's `cut` row)
 
 
 class OracleTest(unittest.TestCase):
     def setUp(self):
-        self.oracle = support.start_oracle(self, record=True)
-        self.n, self.truth = 64, [3, 40]
-        self.token = self.oracle.open(support.secret(self.n, self.truth),
-                                      cap=problem.cap(self.n), max_body=problem.max_body(self.n))
+        self.oracle = toy.start_oracle(self, record=True)
+        self.token = self.oracle.open(SECRET, cap=100, max_body=MAX_BODY)
         self.conn = http.client.HTTPConnection("127.0.0.1", self.oracle.port, timeout=10)
         self.addCleanup(self.conn.close)
 
@@ -36,22 +41,23 @@ class OracleTest(unittest.TestCase):
         return response.status, reply
 
     def test_valid_tests_are_counted_and_answered(self):
-        self.assertEqual(self.post({"pool": [0, 1, 2]}), (200, {"positive": False}))
-        self.assertEqual(self.post({"pool": [40]}), (200, {"positive": True}))
+        self.assertEqual(self.post({"guess": 3, "why": [0, 1]}), (200, {"correct": False}))
+        self.assertEqual(self.post({"guess": 7}), (200, {"correct": True}))
         session = self.oracle.close(self.token)
         self.assertEqual((session.tests, session.invalid), (2, 0))
-        self.assertEqual(session.query_bytes, len(canonical({"pool": [0, 1, 2]}))
-                         + len(canonical({"pool": [40]})))
-        self.assertEqual(session.answer_bytes, len(b'{"positive":false}')
-                         + len(b'{"positive":true}'))
+        self.assertEqual(session.query_bytes, len(canonical({"guess": 3, "why": [0, 1]}))
+                         + len(canonical({"guess": 7})))
+        self.assertEqual(session.query_bytes, 23 + 11)
+        self.assertEqual(session.answer_bytes, len(b'{"correct":false}')
+                         + len(b'{"correct":true}'))
         self.assertEqual(session.transcript, [
-            b'{"a":{"positive":false},"q":{"pool":[0,1,2]},"s":200}\n',
-            b'{"a":{"positive":true},"q":{"pool":[40]},"s":200}\n'])
+            b'{"a":{"correct":false},"q":{"guess":3,"why":[0,1]},"s":200}\n',
+            b'{"a":{"correct":true},"q":{"guess":7},"s":200}\n'])
 
     def test_invalid_queries_are_400_and_counted(self):
-        bodies = [{"pool": []}, {"pool": [1, 1]}, {"pool": [64]}, {"pool": [True]},
-                  {"pool": [0.0]}, {"pool": [[0]]}, {"pool": [0], "more": 1}, [0],
-                  b"not json", b'{"pool": [NaN]}', b"\xff\xfe"]
+        bodies = [{}, {"guess": "7"}, {"guess": True}, {"guess": 7.0}, {"guess": [7]},
+                  {"guess": None}, {"Guess": 7}, [7], 7,
+                  b"not json", b'{"guess": NaN}', b"\xff\xfe"]
         for body in bodies:
             with self.subTest(body=body):
                 status, reply = self.post(body)
@@ -62,19 +68,19 @@ class OracleTest(unittest.TestCase):
         self.assertEqual(session.query_bytes, 0)
 
     def test_unknown_and_closed_tokens_are_refused_uncounted(self):
-        self.assertEqual(self.post({"pool": [3]})[0], 200)
-        self.assertEqual(self.post({"pool": [3]}, token="invented")[0], 403)
-        self.assertEqual(self.post({"pool": [3]}, token="")[0], 403)
-        self.conn.request("POST", "/", b'{"pool":[3]}')          # no Authorization at all
+        self.assertEqual(self.post({"guess": 3})[0], 200)
+        self.assertEqual(self.post({"guess": 3}, token="invented")[0], 403)
+        self.assertEqual(self.post({"guess": 3}, token="")[0], 403)
+        self.conn.request("POST", "/", b'{"guess":3}')          # no Authorization at all
         self.assertEqual(self.conn.getresponse().status, 403)
         self.conn.close()
         session = self.oracle.close(self.token)
-        self.assertEqual(self.post({"pool": [3]})[0], 403)       # closed
+        self.assertEqual(self.post({"guess": 3})[0], 403)       # closed
         self.assertEqual(session.tests, 1)
 
     def test_the_cap(self):
-        token = self.oracle.open(support.secret(4, {1}), cap=3, max_body=64)
-        statuses = [self.post({"pool": [0]}, token=token)[0] for _ in range(5)]
+        token = self.oracle.open(SECRET, cap=3, max_body=64)
+        statuses = [self.post({"guess": 0}, token=token)[0] for _ in range(5)]
         self.assertEqual(statuses, [200, 200, 200, 429, 429])
         session = self.oracle.close(token)
         self.assertEqual(session.tests, 5)
@@ -82,24 +88,24 @@ class OracleTest(unittest.TestCase):
 
     def test_body_bound_wrong_path_and_method(self):
         status, reply = self.post(b"[" + b"1," * 400 + b"1]")
-        self.assertEqual((status, reply["error"]), (413, "body of 803 bytes; at most %d here"
-                                                    % problem.max_body(64)))
-        self.assertEqual(self.post({"pool": [3]}, path="/other")[0], 404)
-        self.assertEqual(self.post({"pool": [3]}, method="PUT")[0], 405)
-        self.assertEqual(self.post({"pool": [3]}, method="GET")[0], 405)
-        self.assertEqual(self.post({"pool": [3]})[0], 200)      # still serving
+        self.assertEqual((status, reply["error"]), (413, "body of 803 bytes; at most 64 here"))
+        self.assertEqual(self.post({"guess": 3}, path="/other")[0], 404)
+        self.assertEqual(self.post({"guess": 3}, method="PUT")[0], 405)
+        self.assertEqual(self.post({"guess": 3}, method="GET")[0], 405)
+        self.assertEqual(self.post({"guess": 3})[0], 200)      # still serving
         session = self.oracle.close(self.token)
         self.assertEqual((session.tests, session.invalid), (2, 0))  # 413 and the last
 
     def test_tokens_are_long_and_distinct(self):
-        tokens = {self.oracle.open(support.secret(64, {1}), cap=1, max_body=1) for _ in range(100)}
+        tokens = {self.oracle.open(SECRET, cap=1, max_body=1) for _ in range(100)}
         self.assertEqual(len(tokens), 100)
         self.assertTrue(all(len(t) >= 32 for t in tokens))      # 24 bytes, base64
 
 
 class OtherProblemTest(unittest.TestCase):
-    """The SDK knows nothing of group testing: a yes/no guessing game (15
-    calls, questions from a fixed list) runs on it unchanged."""
+    """The oracle knows no problem: a yes/no guessing game (15 calls,
+    questions from a fixed list) runs on it unchanged, on a path of its own,
+    its answers objects rather than bytes."""
 
     QUESTIONS = {"does it fly?": "bird", "does it swim?": "fish"}
 
@@ -132,17 +138,16 @@ class HttpRulesTest(unittest.TestCase):
     statuses, whether each was counted, and the exact bytes of a reply."""
 
     def setUp(self):
-        self.oracle = support.start_oracle(self)
-        self.token = self.oracle.open(support.secret(64, {3}), cap=100,
-                                      max_body=problem.max_body(64))
+        self.oracle = toy.start_oracle(self)
+        self.token = self.oracle.open(SECRET, cap=100, max_body=MAX_BODY)
 
     def test_the_exact_bytes_of_a_reply(self):
-        data = request(b'{"pool":[3]}', token=self.token.encode())
+        data = request(b'{"guess":7}', token=self.token.encode())
         sock = socket.create_connection(("127.0.0.1", self.oracle.port), timeout=10)
         self.addCleanup(sock.close)
         sock.sendall(data)
         want = (b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
-                b"Content-Length: 17\r\n\r\n{\"positive\":true}")
+                b"Content-Length: 16\r\n\r\n{\"correct\":true}")
         got = b""
         while len(got) < len(want):
             chunk = sock.recv(4096)
@@ -153,7 +158,7 @@ class HttpRulesTest(unittest.TestCase):
 
     def test_each_rule(self):
         token = self.token.encode()
-        body = b'{"pool":[1,3]}'
+        body = b'{"guess":3}'
         auth = b"Authorization: Bearer " + token
         cases = [   # (what, request bytes, statuses, counted)
             ("bare LF line ends", request(body, token=token).replace(b"\r\n", b"\n"),
@@ -171,7 +176,7 @@ class HttpRulesTest(unittest.TestCase):
             ("Transfer-Encoding too", request(body, token=token,
                                               headers=[b"Transfer-Encoding: chunked"]),
              (411,), 1),
-            ("a sign in Content-Length", request(body, token=token, length=b"+14"), (411,), 1),
+            ("a sign in Content-Length", request(body, token=token, length=b"+11"), (411,), 1),
             ("space before the colon", request(body, headers=[auth.replace(b":", b" :")]),
              (400,), 0),
             ("a folded header", request(body, token=token, headers=[b"X: a", b" b"]), (400,), 0),
@@ -201,8 +206,8 @@ class OpenRequestsTest(unittest.TestCase):
     so its count and its transcript always agree."""
 
     def setUp(self):
-        self.oracle = support.start_oracle(self, record=True)
-        self.token = self.oracle.open(support.secret(64, {3}), cap=1000, max_body=4096)
+        self.oracle = toy.start_oracle(self, record=True)
+        self.token = self.oracle.open(SECRET, cap=1000, max_body=4096)
 
     def connect(self):
         sock = socket.create_connection(("127.0.0.1", self.oracle.port))
@@ -211,9 +216,9 @@ class OpenRequestsTest(unittest.TestCase):
 
     def test_a_request_cut_short_is_counted_and_recorded(self):
         head = (b"POST / HTTP/1.1\r\nAuthorization: Bearer %s\r\n"
-                b"Content-Length: 40\r\n\r\n{\"pool\":" % self.token.encode())
+                b"Content-Length: 40\r\n\r\n{\"guess\":" % self.token.encode())
         sock = self.connect()
-        sock.sendall(request(b'{"pool":[3]}', token=self.token.encode()) + head)
+        sock.sendall(request(b'{"guess":3}', token=self.token.encode()) + head)
         self.assertEqual(sock.recv(4096).split(b"\r\n")[0], b"HTTP/1.1 200 OK")
         deadline = time.monotonic() + 30
         while self.oracle._sessions[self.token].tests < 2 and time.monotonic() < deadline:
@@ -221,7 +226,7 @@ class OpenRequestsTest(unittest.TestCase):
         session = self.oracle.close(self.token)
         self.assertEqual(session.tests, 2)
         self.assertEqual([json.loads(line)["s"] for line in session.transcript],
-                         [200, rules.oracle("cut").status])
+                         [200, CUT])
         self.assertEqual(sock.recv(4096), b"")      # cut off: no reply, closed
 
     def test_a_client_that_never_reads_cannot_hold_close(self):
@@ -229,8 +234,8 @@ class OpenRequestsTest(unittest.TestCase):
         self.addCleanup(sock.close)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)   # full soon
         sock.connect(("127.0.0.1", self.oracle.port))
-        one = request(b'{"pool":[%s]}' % b",".join(b"%d" % i for i in range(60)),
-                      token=self.token.encode())
+        one = request(b'{"guess": 3, "why": [%s]}' % b",".join(b"%d" % i for i in range(60)),
+                      token=self.token.encode())      # a body of 192 bytes
         sock.setblocking(False)
         try:
             for _ in range(900):           # under the cap; the replies fill the buffers

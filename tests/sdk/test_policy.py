@@ -1,5 +1,5 @@
 """The oracle's counting policy (arh_grader.Policy), the seam a second
-problem counts through, here a toy problem's (Trivia, an arh_grader.Problem):
+problem counts through, here the toy problem's (toy.Trivia, an arh_grader.Problem):
 invalid queries refused without a call, a round that ends at its budget
 rather than failing, and one ended by an answer.
 Each rule in process (Session.submit) and over HTTP, with the same counts."""
@@ -7,71 +7,10 @@ Each rule in process (Session.submit) and over HTTP, with the same counts."""
 import json
 import unittest
 
-import support  # noqa: F401  (puts grader/ on the path)
-from arh_grader import Policy, Problem, QueryError, Session
+import toy
+from arh_grader import Policy, Session
 from fuzz import exchange, request
-
-SECRET = 7                      # the hidden value
-BUDGET = 3                      # calls a round may use
-ITEM = {"secret": SECRET}       # the one instance: its line in a set
-
-
-def ends(secret, query):
-    return query["guess"] == secret
-
-
-class Trivia(Problem):
-    """A toy problem: guess a hidden number, each guess a call, the round's
-    counting given by `counting` (a Policy). Its sessions are made here,
-    never run through a worker."""
-
-    SCORE, SCORE_NAME, BOUND_NAME, COUNT = "score", "mean_score", "bound", "calls"
-    LOWER_IS_BETTER, REPEATED = False, ("calls", "transcript")
-    ROOT = SAMPLE = None        # no folder and no set: never run
-
-    def __init__(self, counting=Policy()):
-        self.counting = counting
-
-    def check_query(self, secret, query):
-        if type(query) is not dict or type(query.get("guess")) is not int:
-            raise QueryError("a query is {\"guess\": int}, got %r" % (query,))
-
-    def answer_query(self, secret, query):
-        return {"correct": query["guess"] == secret}
-
-    def check_instance(self, item):
-        if type(item.get("secret")) is not int:
-            raise ValueError("an instance is {\"secret\": int}")
-
-    def secret(self, item):
-        return item["secret"]
-
-    def cap(self, item):
-        return BUDGET
-
-    def max_body(self, item):
-        return 64
-
-    def policy(self, item):
-        return self.counting
-
-    def entry(self, index, item, session):
-        return {"index": index, "calls": session.tests,
-                "score": 1.0 if session.ended_by_answer else 0.0, "transcript": session.digest}
-
-    def summary(self, entries):
-        return {"mean_score": sum(e["score"] for e in entries) / len(entries) if entries
-                else None}
-
-    def summary_lines(self, result):
-        return ["mean_score: %s" % result["mean_score"]]
-
-    def bound(self, entry):
-        return 1.0
-
-
-TRIVIA = Policy(count_invalid=False, over_cap="end", ends=ends)
-PROBLEM = Trivia(TRIVIA)
+from toy import ITEM, PROBLEM, TRIVIA, Trivia
 
 
 def guesses(*values):
@@ -111,7 +50,7 @@ class PolicyTest(unittest.TestCase):
         self.assertEqual(len(session.transcript), 2)
 
     def test_http_counts_as_in_process(self):
-        oracle = support.start_oracle(self, record=True)
+        oracle = toy.start_oracle(self, record=True)
         bodies = guesses(1, b"bad", 2, 7, 3)
         token = oracle.open(PROBLEM.session(ITEM))      # the rules come with the session
         statuses = [exchange(oracle.port, request(body, token=token.encode()))[0][0]

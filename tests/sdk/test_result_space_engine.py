@@ -1,61 +1,27 @@
 """The result is written even when the disk is full: engine.run sets aside
 result.RESERVE_BYTES for result.json before the first instance and writes
 into that space in place. Proven on a real, small disk: a tmpfs this test
-mounts (it needs root), filled by another file during the run. When not even
-the reservation fits, or the write still fails, the grading command ends
-with exit status 2 and one line naming the path and the system's error."""
+mounts (support.mount_small_disk: it needs root), filled by another file
+during the run, which is the toy problem's (toy.py) with its evaluation
+made by hand. When not even the reservation fits, or the write still
+fails, the run ends with SystemExit(2) and one line naming the path and
+the system's error. Group testing's grading command on a full disk:
+tests/end_to_end/test_result_space.py."""
 
 import argparse
 import errno
 import os
-import subprocess
 import sys
-import tempfile
 import unittest
 from unittest import mock
 
 import support
+import toy
 from arh_grader import engine
 from arh_grader import result as result_module
-from group_testing import plugin
+from support import fill, mount_small_disk
 
-DISK_BYTES = 16 * 1024 * 1024   # size of the tmpfs each test mounts
-FILL_CHUNK_BYTES = 64 * 1024    # bytes a write while filling it
-
-
-def mount_small_disk(case, size=DISK_BYTES):
-    """A fresh tmpfs of `size` bytes, unmounted at cleanup; the test is
-    skipped, saying why, where mounting is not permitted."""
-    path = tempfile.mkdtemp(prefix="gt-space-")
-    case.addCleanup(os.rmdir, path)
-    if os.geteuid() != 0:
-        case.skipTest("mounting a tmpfs needs root (euid %d)" % os.geteuid())
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=%d" % size, "tmpfs", path],
-                          capture_output=True, text=True)
-    if done.returncode != 0:
-        case.skipTest("mount -t tmpfs is not permitted here: %s"
-                      % (done.stderr.strip() or "exit %d" % done.returncode))
-    case.addCleanup(subprocess.run, ["umount", "-l", path], check=True)
-    return path
-
-
-def fill(directory):
-    """Fill the disk of `directory` with a file of someone else's, to the last
-    byte; the bytes written."""
-    written = 0
-    chunk = b"x" * FILL_CHUNK_BYTES
-    fd = os.open(os.path.join(directory, "someone-else.bin"), os.O_WRONLY | os.O_CREAT, 0o644)
-    try:
-        while True:
-            try:
-                written += os.write(fd, chunk)
-            except OSError as e:
-                if e.errno != errno.ENOSPC:
-                    raise
-                break
-    finally:
-        os.close(fd)
-    return written
+DISK_BYTES = support.DISK_BYTES     # size of the tmpfs each test mounts
 
 
 def assert_full(case, directory):
@@ -69,7 +35,7 @@ def assert_full(case, directory):
 
 
 def big_result(instances=500):
-    """A result the size of a 500-instance run's, from the sample's entries."""
+    """A result as large as a 500-instance run's: entries of about 150 bytes."""
     entries = [{"index": k, "n": 512, "tests": 100 + k, "baseline_tests": 120 + k,
                 "relative_tests": 0.8333333333333334, "defectives": list(range(20)),
                 "family": "two-tier"} for k in range(instances)]
@@ -77,8 +43,9 @@ def big_result(instances=500):
             "instances": len(entries), "items": entries}
 
 
-def run_args(out, **given):
-    values = dict(items=support.SAMPLE, limit=None, only=None, instance_timeout=None,
+def run_args(case, out, **given):
+    """The grading command's options: the toy's one-instance set, result in `out`."""
+    values = dict(items=toy.write_set(case), limit=None, only=None, instance_timeout=None,
                   transcripts=None, out=out)
     values.update(given)
     return argparse.Namespace(**values)
@@ -129,11 +96,12 @@ class RunOnAFullDiskTest(unittest.TestCase):
 
         def evaluate_with(items, settings, indexes):
             self.assertTrue(os.listdir(out), "the reservation exists before the first instance")
+            self.assertEqual((items, indexes, settings.instance_timeout_s), ([toy.ITEM], [0], 10))
             fill(disk)
             assert_full(self, disk)
             return made
 
-        got, path = engine.run(run_args(out), problem=plugin.PROBLEM,
+        got, path = engine.run(run_args(self, out), problem=toy.PROBLEM,
                                settings=support.settings(10), evaluate_with=evaluate_with)
         self.assertIs(got, made)
         self.assertEqual(path, os.path.join(out, "result.json"))
@@ -152,25 +120,28 @@ class RunOnAFullDiskTest(unittest.TestCase):
                 mock.patch.object(sys, "stderr", new=FakeStream()) as stderr, \
                 mock.patch.object(sys, "argv", ["grader/grade.py"]):
             with self.assertRaises(SystemExit) as caught:
-                engine.run(run_args(out), problem=plugin.PROBLEM,
+                engine.run(run_args(self, out), problem=toy.PROBLEM,
                            settings=support.settings(10), evaluate_with=evaluate_with)
         self.assertEqual(caught.exception.code, 2)
         self.assertEqual(stderr.text, "grade: cannot write %s: No space left on device\n"
                          % os.path.join(out, "result.json"))
         self.assertEqual(os.listdir(out), [], "the temporary file is removed")
 
-    def test_no_room_for_the_reservation_ends_the_command_in_one_line(self):
+    def test_no_room_for_the_reservation_ends_the_run_before_it_starts(self):
         disk = mount_small_disk(self)
         out = os.path.join(disk, "out")
         os.mkdir(out)
+        argv = run_args(self, out)          # its set written elsewhere, before the disk fills
         fill(disk)
-        done = subprocess.run([sys.executable, os.path.join(support.GRADER, "grade.py"),
-                               "--out", out, "--worker", "http://127.0.0.1:9"],
-                              capture_output=True, text=True, timeout=60)
-        self.assertEqual(done.returncode, 2, done.stderr)
-        self.assertEqual(done.stderr, "grade: cannot write %s: No space left on device\n"
+        evaluated = []
+        with mock.patch.object(sys, "stderr", new=FakeStream()) as stderr, \
+                mock.patch.object(sys, "argv", ["grader/grade.py"]):
+            with self.assertRaises(SystemExit) as caught:
+                engine.run(argv, problem=toy.PROBLEM, settings=support.settings(10),
+                           evaluate_with=lambda *args: evaluated.append(args))
+        self.assertEqual((caught.exception.code, evaluated), (2, []))
+        self.assertEqual(stderr.text, "grade: cannot write %s: No space left on device\n"
                          % os.path.join(out, "result.json"))
-        self.assertEqual(done.stdout, "")
         self.assertEqual(os.listdir(out), [])
 
 

@@ -1,6 +1,9 @@
-"""Hostile input to the worker: malformed /solve bodies and requests of
-every other shape, each answered with the 4xx its fault calls for and never
-reaching find; afterwards a real /solve still works."""
+"""Hostile input to group testing's worker (harness/worker.py, running the
+frozen binary splitting): malformed /solve bodies, its own fields' faults
+among them (n, priors), and requests of every other shape (fuzz.WorkerFuzz),
+each answered with the 4xx its fault calls for and never reaching find;
+afterwards a real /solve of the sample's first instance still works. The
+template's share, on the toy worker: tests/sdk/test_hostile_worker_template.py."""
 
 import json
 import random
@@ -11,11 +14,11 @@ import unittest
 import support
 from support import problem
 from arh_grader import WorkerClient
-from fuzz import (BAD_VERSIONS, METHODS, PATHS, BAD_LENGTHS, WORD_BYTES, Case, exchange,
-                  histogram, request)
+from fuzz import WorkerFuzz, exchange, histogram, request
 
 SEED = "hostile-input"
 WORKER_REQUESTS = 1_500        # fuzz requests sent to the worker
+MAX_BODY = 256 + 32 * 512      # the worker's bound on a /solve body, in bytes
 
 # ---- the worker's fuzz cases -----------------------------------------------
 
@@ -23,6 +26,11 @@ def solve_body(**change):
     request_ = {"token": "a b c d e", "n": 3, "priors": [0.1, 0.2, 0.3]}
     request_.update(change)
     return json.dumps({k: v for k, v in request_.items() if v is not ...}).encode()
+
+
+def mutable(rng):
+    """A /solve body for the fuzz to mutate: random priors."""
+    return solve_body(priors=[rng.random() for _ in range(3)])
 
 
 BAD_SOLVES = [       # (body, words its error must hold)
@@ -60,75 +68,6 @@ BAD_SOLVES = [       # (body, words its error must hold)
 ]
 
 
-class WorkerFuzz:
-    """Draws the worker's fuzz cases: none of them may reach find."""
-
-    MAX = 256 + 32 * 512        # the worker's bound on a /solve body, in bytes
-
-    def __init__(self, rng):
-        self.rng = rng
-
-    def draw(self):
-        rng = self.rng
-        pick = rng.randrange(12)
-        if pick == 0:
-            return Case("health", "once", b"GET /health HTTP/1.1\r\n\r\n", (200,), 0, 0, [])
-        if pick == 1:
-            path = rng.choice([b"/", b"/solve", b"/healthz", b"/x?y", b"*"])
-            return Case("get_elsewhere", "once", b"GET %s HTTP/1.1\r\n\r\n" % path,
-                        (404,), 0, 0, [])
-        if pick == 2:
-            method = rng.choice([m for m in METHODS if m not in (b"GET",)])
-            return Case("wrong_method", "once", request(solve_body(), method=method,
-                                                        path=b"/solve"), (405,), 0, 0, [])
-        if pick == 3:
-            return Case("post_elsewhere", "once", request(solve_body(), path=rng.choice(PATHS)),
-                        (404,), 0, 0, [])
-        if pick == 4:
-            return Case("bad_version", "once", request(solve_body(), path=b"/solve",
-                                                       version=rng.choice(BAD_VERSIONS)),
-                        (400,), 0, 0, [])
-        if pick == 5:
-            line = rng.choice([b"\r\n", b"GARBAGE\r\n\r\n", b"A B C D\r\n\r\n", b"POST /solve\r\n",
-                               bytes(rng.choices(WORD_BYTES, k=20)) + b"\r\n\r\n"])
-            return Case("garbage_line", "once", line, (400,), 0, 0, [])
-        if pick == 6:
-            return Case("http_0_9", "once", b"GET /health\r\n", (400,), 0, 0, [])
-        if pick == 7:
-            flood = [b"X-%d: %d" % (i, i) for i in range(rng.randint(101, 200))]
-            return Case("header_flood", "once", request(solve_body(), path=b"/solve",
-                                                        headers=flood), (431,), 0, 0, [])
-        if pick == 8:
-            body = solve_body()
-            which = rng.randrange(5)
-            if which == 0:
-                data, status = request(body, path=b"/solve", length=False), 411
-            elif which == 1:
-                length = rng.choice(BAD_LENGTHS + [b"-1", b"+12", b"1_0"])
-                data, status = request(b"", path=b"/solve", length=length), 411
-            elif which == 2:
-                length = rng.choice([b"%d" % (self.MAX + 1), b"1" * 5000])  # past int()'s limit
-                data, status = request(b"", path=b"/solve", length=length), 413
-            elif which == 3:
-                data, status = request(b" " * (self.MAX + 1), path=b"/solve"), 413
-            else:
-                data, status = request(body, path=b"/solve", length=b"%d" % (len(body) + 9)), 400
-            return Case("solve_length", "once", data, (status,), 0, 0, [])
-        if pick == 9:
-            body = bytearray(solve_body(priors=[rng.random() for _ in range(3)]))
-            for _ in range(rng.randint(1, 3)):
-                at = rng.randrange(len(body))
-                if rng.random() < 0.5:
-                    body[at] = rng.randrange(256)
-                else:
-                    del body[at]
-            return Case("solve_mutated", "once", request(bytes(body), path=b"/solve"),
-                        (400,), 0, 0, [])
-        body, words = rng.choice(BAD_SOLVES)
-        return Case("solve_invalid:" + words, "once", request(body, path=b"/solve"),
-                    (400,), 0, 0, [])
-
-
 # ---- the tests -------------------------------------------------------------
 
 class WorkerFuzzTest(unittest.TestCase):
@@ -146,7 +85,8 @@ class WorkerFuzzTest(unittest.TestCase):
         oracle = support.start_oracle(self)
         _, url = support.start_worker(self, oracle.url)
         port = int(url.rsplit(":", 1)[1])
-        fuzz = WorkerFuzz(random.Random(SEED + "/worker"))
+        fuzz = WorkerFuzz(random.Random(SEED + "/worker"), solve_body=solve_body,
+                          mutable=mutable, max_body=MAX_BODY, bad_solves=BAD_SOLVES)
         started = time.monotonic()
         outcomes, mismatches = [], []
         for _ in range(WORKER_REQUESTS):

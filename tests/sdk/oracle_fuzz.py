@@ -1,22 +1,21 @@
-"""The oracle's fuzz cases for tests/sdk/test_hostile_oracle.py: the session
-they are sent to (N items, TRUTH its defectives), the status the oracle's
-rules give a counted request's body, the tables of bad queries, bad JSON
-and garbage headers, and OracleFuzz, which draws each case (its bytes, how
-it is sent, the statuses it must get, what the session counts) from a
-seeded generator. The wire tools and the tables the worker's fuzz shares
-are in fuzz.py."""
+"""The oracle's fuzz cases for test_hostile_oracle.py, on the toy problem's
+rules (toy.py): the session they are sent to (SECRET its hidden number,
+guesses drawn from 0..N-1), the status the oracle's rules give a counted
+request's body, the tables of bad queries, bad JSON and garbage headers,
+and OracleFuzz, which draws each case (its bytes, how it is sent, the
+statuses it must get, what the session counts, the queries answered 200)
+from a seeded generator. The wire tools and the tables the worker's fuzz
+shares are in fuzz.py."""
 
 import json
 import math
 
-import support
-from support import problem
+import toy
 from fuzz import BAD_LENGTHS, BAD_VERSIONS, METHODS, PATHS, WORD_BYTES, Case, request
 
-N = 100                        # items of the fuzzed session
-TRUTH = frozenset({7, 42, 99})  # its defectives
-SECRET = support.secret(N, TRUTH)
-MAX_BODY = problem.max_body(N)  # bytes
+N = 100                        # the guesses drawn are 0..N-1
+SECRET = toy.SECRET            # the fuzzed session's hidden number
+MAX_BODY = 516                 # bytes of its bodies at most
 
 
 def _reject(name):
@@ -36,7 +35,7 @@ def oracle_status(body):
         return 413
     try:
         query = json.loads(body.decode("utf-8"), parse_constant=_reject, parse_float=_finite)
-        problem.check_query(SECRET, query)
+        toy.PROBLEM.check_query(SECRET, query)
     except (ValueError, RecursionError):        # QueryError is a ValueError
         return 400
     return 200
@@ -45,19 +44,18 @@ def oracle_status(body):
 # ---- the oracle's fuzz cases -----------------------------------------------
 
 INVALID_QUERIES = [
-    [], [0], {}, None, 0, "pool", True, {"pool": []}, {"pool": [0, 0]}, {"pool": [N]},
-    {"pool": [-1]}, {"pool": [True]}, {"pool": [False, 1]}, {"pool": [0.0]}, {"pool": [1.5]},
-    {"pool": [[0]]}, {"pool": ["1"]}, {"pool": None}, {"pool": 3}, {"pool": "0,1"},
-    {"pool": {"0": 1}}, {"Pool": [0]}, {"pool": [0], "extra": 1}, {"pool": [0], "n": N},
-    {"pool": list(range(N + 1))}, {"pool": [10 ** 30]}, {"pool": [2 ** 63]},
+    [], [0], {}, None, 0, "guess", True, {"guess": None}, {"guess": True}, {"guess": False},
+    {"guess": 0.0}, {"guess": 1.5}, {"guess": -0.0}, {"guess": 1e3}, {"guess": [7]},
+    {"guess": [[0]]}, {"guess": "7"}, {"guess": {"7": 1}}, {"Guess": 7}, {"GUESS": 7},
+    {"guess ": 7}, {"guesses": [7]}, {"why": [7]}, [{"guess": 7}], {"guess": [7], "why": 7},
 ]
 BAD_JSON = [
-    b"", b" ", b"{", b"}", b"[", b"nope", b'{"pool": [1,]}', b'{"pool": [1 2]}', b"{'pool': [1]}",
-    b'{"pool": [NaN]}', b'{"pool": [Infinity]}', b'{"pool": [-Infinity]}', b"NaN",
-    b'{"pool": [1e999]}', b'{"pool": [-1e400]}', b'{"pool": [1]}{"pool": [2]}',
-    b'{"pool": [1]} x', b'\xef\xbb\xbf{"pool": [1]}', b'{"pool": [\xff]}', b"\xff\xfe\x00",
-    '{"pool": [1]}'.encode("utf-16"), b'{"pool": [0x1]}', b'{"pool": [01]}', b'{"pool": [.5]}',
-    b'{"pool": [1]', b'"\\ud800"', b'{"pool": ["\\x"]}', b"\x00", b'{"pool":[1]}\x00',
+    b"", b" ", b"{", b"}", b"[", b"nope", b'{"guess": 1,}', b'{"guess": 1 2}', b"{'guess': 1}",
+    b'{"guess": NaN}', b'{"guess": Infinity}', b'{"guess": -Infinity}', b"NaN",
+    b'{"guess": 1e999}', b'{"guess": -1e400}', b'{"guess": 1}{"guess": 2}',
+    b'{"guess": 1} x', b'\xef\xbb\xbf{"guess": 1}', b'{"guess": \xff}', b"\xff\xfe\x00",
+    '{"guess": 1}'.encode("utf-16"), b'{"guess": 0x1}', b'{"guess": 01}', b'{"guess": .5}',
+    b'{"guess": 1', b'"\\ud800"', b'{"guess": "\\x"}', b"\x00", b'{"guess":1}\x00',
 ]
 GARBAGE_HEADERS = [     # (header line, status): a malformed one is 400, before any token
     (b"no colon here", 400), (b"X: \x00\x01\x02", 400), (b"\xff\xfe: \xfd", 400),
@@ -72,8 +70,14 @@ class OracleFuzz:
     def __init__(self, rng, token, closed_token):
         self.rng, self.token, self.closed = rng, token, closed_token
 
-    def pool(self):
-        return self.rng.sample(range(N), self.rng.randint(1, 30))
+    def query(self):
+        """A valid query: a guess, half the time with a list of up to 30
+        numbers beside it, which the rules let be (the bodies' lengths vary)."""
+        rng = self.rng
+        query = {"guess": rng.randrange(N)}
+        if rng.random() < 0.5:
+            query["why"] = rng.sample(range(N), rng.randint(0, 30))
+        return query
 
     def body(self):
         """A body for the live token, and its status, in the `keep` mode."""
@@ -81,7 +85,7 @@ class OracleFuzz:
         roll = rng.random()
         if roll < 0.35:
             spaced = rng.random() < 0.5
-            body = json.dumps({"pool": self.pool()},
+            body = json.dumps(self.query(),
                               separators=(", ", ": ") if spaced else (",", ":")).encode()
         elif roll < 0.55:
             body = json.dumps(rng.choice(INVALID_QUERIES)).encode()
@@ -89,10 +93,10 @@ class OracleFuzz:
             body = rng.choice(BAD_JSON)
         elif roll < 0.75:
             depth = rng.randint(1, MAX_BODY // 2)
-            opener, closer = rng.choice([(b"[", b"]"), (b'{"pool":', b"}")])
+            opener, closer = rng.choice([(b"[", b"]"), (b'{"guess":', b"}")])
             body = (opener * depth + b"0" + closer * depth)[:MAX_BODY]
         elif roll < 0.95:
-            body = bytearray(json.dumps({"pool": self.pool()}).encode())
+            body = bytearray(json.dumps(self.query()).encode())
             for _ in range(rng.randint(1, 3)):
                 at = rng.randrange(len(body))
                 what = rng.random()
@@ -108,7 +112,7 @@ class OracleFuzz:
         return body, oracle_status(body)
 
     def counted_case(self, body, status, kind):
-        queries = [json.loads(body)["pool"]] if status == 200 else []
+        queries = [json.loads(body)] if status == 200 else []
         mode = "keep" if status in (200, 400) else "once"
         return Case(kind, mode, request(body, token=self.token), (status,), 1,
                     int(status == 400), queries)
@@ -122,14 +126,14 @@ class OracleFuzz:
         if roll < 0.58:                                   # pipelined, one send
             parts = [self.body() for _ in range(rng.randint(2, 4))]
             parts = [(b, s) for b, s in parts if s in (200, 400)] or [(b"[]", 400)]
-            queries = [json.loads(b)["pool"] for b, s in parts if s == 200]
+            queries = [json.loads(b) for b, s in parts if s == 200]
             return Case("pipelined", "once", b"".join(request(b, token=token) for b, _ in parts),
                         tuple(s for _, s in parts), len(parts),
                         sum(s == 400 for _, s in parts), queries)
         if roll < 0.70:                                   # counted, Content-Length faults
             return self.length_case()
         if roll < 0.71:                                   # counted, the client closes first
-            body = json.dumps({"pool": self.pool()}).encode()
+            body = json.dumps(self.query()).encode()
             cut = rng.randrange(len(body))
             return Case("abort", "abort", request(body[:cut], token=token,
                                                   length=b"%d" % len(body)), None, 1, 1, [])
@@ -137,7 +141,7 @@ class OracleFuzz:
 
     def length_case(self):
         rng, token = self.rng, self.token
-        body = json.dumps({"pool": self.pool()}).encode()
+        body = json.dumps(self.query()).encode()
         pick = rng.randrange(9)
         if pick == 0:
             return Case("no_length", "once", request(body, token=token, length=False),
@@ -166,19 +170,19 @@ class OracleFuzz:
         if pick == 6:
             return Case("expect_100", "once", request(body, token=token,
                                                       headers=[b"Expect: 100-continue"]),
-                        (100, 200), 1, 0, [json.loads(body)["pool"]])
+                        (100, 200), 1, 0, [json.loads(body)])
         if pick == 7:
             return Case("http_1_0", "once", request(body, token=token, version=b"HTTP/1.0"),
-                        (200,), 1, 0, [json.loads(body)["pool"]])
+                        (200,), 1, 0, [json.loads(body)])
         data = (b"POST / HTTP/1.1\r\nauthorization: Bearer %s\r\ncontent-length: %d\r\n\r\n%s"
                 % (token, len(body), body))
         return Case("lowercase_headers", "once", data, (200,), 1, 0,
-                    [json.loads(body)["pool"]])
+                    [json.loads(body)])
 
     def refused_case(self):
         """A request that is not counted: refused before its token counts."""
         rng, token = self.rng, self.token
-        body = json.dumps({"pool": self.pool()}).encode()
+        body = json.dumps(self.query()).encode()
         pick = rng.randrange(12)
         if pick == 0:
             bad = rng.choice([b"", b"x", self.closed, token[:-1], token + b"x", token[1:],
