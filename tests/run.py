@@ -68,7 +68,7 @@ SECONDS = {               # what each module took in a full run on two cores: th
     "test_oracle": 1, "test_doc_figures_constants": 1, "test_sandbox": 1,
     "test_docker_files": 1, "test_policy": 1, "test_doc_figures_settings": 1,
     "test_stopping": 1, "test_workers": 1, "test_runner": 1, "test_betting_rules": 1,
-    "test_result_space_engine": 1, "test_seam_problem_class": 1,
+    "test_result_space_engine": 1, "test_seam_problem_class": 1, "test_defaults": 1,
     "test_tq_compare_state": 18, "test_tq_report": 12, "test_tq_compare_walls": 7,
     "test_tq_bound": 5, "test_tq_exporter": 4, "test_tq_baseline": 3, "test_tq_draw": 2,
     "test_tq_data": 1, "test_tq_policy": 1, "test_tq_rules": 1, "test_tq_evaluator": 1,

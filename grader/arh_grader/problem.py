@@ -15,7 +15,9 @@ through a run.
 """
 
 import abc
+import json
 import os
+import statistics
 
 from . import engine
 from .session import Policy, Spec
@@ -43,13 +45,14 @@ class Problem(abc.ABC):
     summary(entries) gives the run's figures (summary([]) for a failed
     run: the same keys, their values None), and the console shows the
     engine's `status:` and `kind:` lines, then, for a valid run,
-    summary_lines(result). A local run starts WORKER, which may read
-    WORKER_READS beside Python, its folder and its tester; --repeat
-    compares the entries' REPEATED keys. The report (report.py) reads a
-    result's entries by the report's members below. Every command
-    (arh_grader.commands) finds the problem's files from ROOT: its
-    settings, worker, tester, result folder and editable folders; the
-    settings are read once, settings(), into a frozen object.
+    summary_lines(result) (by default one `key: value` line a figure).
+    A local run starts WORKER, which may read WORKER_READS beside Python,
+    its folder and its tester; --repeat compares the entries' REPEATED
+    keys. The report (report.py) reads a result's entries by the report's
+    members below. Every command (arh_grader.commands) finds the problem's
+    files from ROOT: its settings, worker, tester, result folder and
+    editable folders; the settings are read once, settings(), into a
+    frozen object.
 
     Required (abstract: a class that lacks one of these cannot be made):
 
@@ -61,7 +64,6 @@ class Problem(abc.ABC):
         max_body(item)                the bytes of a query's body at most
         entry(index, item, session)   the instance's entry in result.json: a dict of JSON values
         summary(entries)              the run's figures: a dict, the same keys for [] (all None)
-        summary_lines(result)         `key: value` lines of a valid result's own figures
         bound(entry)                  an entry's bound: a floor (or ceiling) of its SCORE
         SCORE                         the entry key of an instance's score ("score")
         SCORE_NAME                    the run's mean score in result.json ("relative_tests")
@@ -76,14 +78,17 @@ class Problem(abc.ABC):
 
         request(item)                 the /solve request's fields: {}
         judge(item, answer, session)  a Failure for a bad answer, or None: None
-        policy(item)                  how the session counts: session.Policy()
+        policy(item)                  how the session counts: POLICY, session.Policy()
         session(item)                 the session's Spec, from the members above
         load_set(path)                the checked items of a set file (engine.load_set)
         settings()                    SETTINGS's [grader] table: a frozen settings.Settings
         table(name)                   another table of SETTINGS, as a dict
         for_set(path)                 the problem for a set's figures: itself
+        summary_lines(result)         `key: value` lines of a valid result's own figures:
+                                      CONSOLE's keys (None: summary's), each value as JSON
         comparison()                  a run's rules of a comparison of two testers
-                                      (compare.rules.Rules, commands/compare.py): None
+                                      (compare.rules.Rules, commands/compare.py):
+                                      COMPARISON(self), None when COMPARISON is None
         SETTINGS, WORKER, TESTER, OUT, EDITABLE, REPOSITORY, COMMANDS
                                       paths below ROOT: autoresearch.toml, harness/worker.py,
                                       src/tester.py, result/, (src/,), ROOT, grader/
@@ -96,6 +101,10 @@ class Problem(abc.ABC):
         and the report's layout: BOUND_SHORT, FIELDS, SAME_SET, LABELS,
         FIGURES, ROWS, AXES, WIN, REFERENCE, ACROSS, GROUP, GROUPS,
         COLOURS, POSITIVE (each described where it is defined below).
+
+    Helpers for summary, not to override: mean(entries, key) and
+    total(entries, key), a key's mean and sum over the entries rounded to
+    DIGITS, None for no entries.
 
     A minimal problem (guess a hidden number in 0..99 with "is it below
     x?" questions; the count of questions is the score):
@@ -123,10 +132,7 @@ class Problem(abc.ABC):
                 return {"index": index, "calls": session.tests, "score": session.tests,
                         "transcript": session.digest}
             def summary(self, entries):
-                return {"mean_score": statistics.fmean(e["score"] for e in entries)
-                        if entries else None}
-            def summary_lines(self, result):
-                return ["mean_score: %s" % result["mean_score"]]
+                return {"mean_score": self.mean(entries, "score")}
             def bound(self, entry):
                 return 7
 
@@ -155,9 +161,11 @@ class Problem(abc.ABC):
     def max_body(self, item):
         """The bytes of a query's body at most."""
 
+    POLICY = Policy()   # how every instance's session counts, unless policy() says otherwise
+
     def policy(self, item):
-        """How an instance's session counts (session.Policy)."""
-        return Policy()
+        """How an instance's session counts (session.Policy): POLICY."""
+        return self.POLICY
 
     def session(self, item):
         """The Spec an instance's oracle session is opened with: everything
@@ -194,10 +202,22 @@ class Problem(abc.ABC):
     def summary(self, entries):
         """The run's figures from its entries; the same keys, None, for []."""
 
-    @abc.abstractmethod
+    CONSOLE = None      # the result's keys summary_lines shows, in order (None: summary's)
+
     def summary_lines(self, result):
         """`key: value` lines of a valid result's own figures (the engine
-        prints `status:` and `kind:` before them)."""
+        prints `status:` and `kind:` before them): one a key of CONSOLE,
+        or of summary([]) when CONSOLE is None, its value as JSON."""
+        keys = self.summary([]) if self.CONSOLE is None else self.CONSOLE
+        return ["%s: %s" % (key, json.dumps(result[key])) for key in keys]
+
+    def mean(self, entries, key):
+        """The mean of `key` over `entries`, rounded to DIGITS; None for no entries."""
+        return round(statistics.fmean(e[key] for e in entries), self.DIGITS) if entries else None
+
+    def total(self, entries, key):
+        """The sum of `key` over `entries`, rounded to DIGITS; None for no entries."""
+        return round(sum(e[key] for e in entries), self.DIGITS) if entries else None
 
     @property
     @abc.abstractmethod
@@ -311,9 +331,7 @@ class Problem(abc.ABC):
     # one of FIELDS, which the report checks in every entry.
     BOUND_SHORT = "bound"   # an instance's bound in the picture
     SAME_SET = ()           # keys equal in two results' instance of the same index
-    ROWS = "furthest"       # the key of the rows of the instances furthest from their bound
     AXES = ("bound", "score")   # the picture's (across, up) labels
-    WIN = ("a better score", "a worse score")   # what a win and a loss have
     REFERENCE = None        # (score, words): a line across the picture, or None
     ACROSS = None           # (label, entry -> x): the picture's across-axis, if not the bound
     GROUP = None            # the key grouping instances ("family"), or None
@@ -321,6 +339,19 @@ class Problem(abc.ABC):
     COLOURS = {}            # group -> its colour
     POSITIVE = ()           # keys whose values must be above 0
     LABELS = (("index", "%5d", "index"),)   # columns naming an instance, first in every row
+
+    @property
+    def ROWS(self):
+        """The key of the rows of the instances furthest from their bound:
+        above_BOUND_SHORT when the bound is a floor, else below_BOUND_SHORT."""
+        return ("above_%s" if self.LOWER_IS_BETTER else "below_%s") % self.BOUND_SHORT
+
+    @property
+    def WIN(self):
+        """What a win and a loss have: a lower and a higher score when lower
+        is better, else the other way round."""
+        lower, higher = "a lower score", "a higher score"
+        return (lower, higher) if self.LOWER_IS_BETTER else (higher, lower)
 
     @property
     def FIELDS(self):
@@ -335,11 +366,13 @@ class Problem(abc.ABC):
 
     # ---- the comparison (commands/compare.py) ----
 
+    COMPARISON = None   # the problem's subclass of compare.rules.Rules, or None: no comparison
+
     def comparison(self):
         """The rules of one comparison run of two of the problem's testers,
-        fresh for each run (a subclass of compare.rules.Rules, handed this
-        problem), or None when the problem has no comparison."""
-        return None
+        fresh for each run (COMPARISON, handed this problem), or None when
+        the problem has no comparison."""
+        return None if self.COMPARISON is None else self.COMPARISON(self)
 
 
 def required(cls=Problem):

@@ -12,7 +12,6 @@ the figures are the score (relative_tests), the measures of the possible,
 the bytes and the cheat statistics (cheat.py).
 """
 
-import json
 import os
 import statistics
 
@@ -117,29 +116,29 @@ class GroupTesting(Problem):
         figures.update(cheat.statistics(entries))
         if not entries:
             return figures
-        figures.update(relative_tests=_round(statistics.fmean(e["score"] for e in entries)),
-                       tests=_round(statistics.fmean(e["tests"] for e in entries)),
-                       entropy_bound=_round(statistics.fmean(e["bound_ratio"]
-                                                             for e in entries)),
-                       binary_entropy_ratio=_round(statistics.fmean(
-                           e["binary_entropy_ratio"] for e in entries)),
+        figures.update(relative_tests=self.mean(entries, "score"),
+                       tests=self.mean(entries, "tests"),
+                       entropy_bound=self.mean(entries, "bound_ratio"),
+                       binary_entropy_ratio=self.mean(entries, "binary_entropy_ratio"),
                        information_floor=_floor(entries))
         for family in problem.FAMILIES:
             mine = [e for e in entries if e["family"] == family]
             if mine:
                 figures["families"][family] = {
                     "instances": len(mine),
-                    "relative_tests": _round(statistics.fmean(e["score"] for e in mine)),
-                    "entropy_bound": _round(statistics.fmean(e["bound_ratio"] for e in mine)),
-                    "binary_entropy_ratio": _round(statistics.fmean(
-                        e["binary_entropy_ratio"] for e in mine)),
+                    "relative_tests": self.mean(mine, "score"),
+                    "entropy_bound": self.mean(mine, "bound_ratio"),
+                    "binary_entropy_ratio": self.mean(mine, "binary_entropy_ratio"),
                     "information_floor": _floor(mine)}
         return figures
 
+    CONSOLE = FIGURES       # the console's figures, in order, before the families'
+
     def summary_lines(self, result):
-        """A valid result's figures as `key: value` lines, then the suspect
-        run's warning (the engine's `status:` and `kind:` come before)."""
-        lines = ["%s: %s" % (key, json.dumps(result[key])) for key in FIGURES]
+        """A valid result's figures as `key: value` lines (CONSOLE's), its
+        families' figures, then the suspect run's warning (the engine's
+        `status:` and `kind:` come before)."""
+        lines = super().summary_lines(result)
         for family, row in result["families"].items():
             lines += ["%s.%s: %s" % (key, family, row[key]) for key in FAMILY_FIGURES]
         if result["suspect"]:
@@ -161,7 +160,6 @@ class GroupTesting(Problem):
                ("score", "%8.6f", "score"), ("floor", "%8.6f", floor),
                ("gap", "%+9.6f", lambda entry: entry["score"] - floor(entry)),
                ("bits", "%+7.1f", lambda entry: entry["tests"] - entry["surprise"]))
-    ROWS = "above_floor"
     AXES = ("information floor (surprise / baseline)", "score (tests / baseline)")
     REFERENCE = (1.0, "binary splitting (1.0)")
     WIN = ("fewer tests", "more tests")
@@ -175,9 +173,9 @@ class GroupTesting(Problem):
             entry["index"], entry["family"], entry["n"], entry["tests"], entry["baseline"],
             entry["score"], floor(entry))
 
-    def comparison(self):
-        """Group testing's rules of a comparison (grader/compare.py)."""
-        return comparison.Rules(self)
+    # ---- the comparison (grader/compare.py) ----
+
+    COMPARISON = comparison.Rules   # group testing's rules of a comparison
 
     # ---- the bench (grader/bench.py) ----
 

@@ -1,6 +1,7 @@
 """Twenty questions' rules of a comparison (tq/compare.py runs the SDK's
-arh_grader/commands/compare.py with them): the rounds' order, a play, its
-outcome and score difference, an entry's check, and a suspect challenger.
+arh_grader/commands/compare.py with them): the rounds' order, a play and
+its score (whose outcome and difference are the SDK's), an entry's check,
+and a suspect challenger.
 
 An entry is [challenger, incumbent, animal], each tester's [calls, found],
 or null for a tester past its deadline, which scores 0.
@@ -9,7 +10,7 @@ or null for a tester past its deadline, which scores 0.
 import functools
 import types
 
-from arh_grader.compare import rules, sprt
+from arh_grader.compare import rules
 
 from tq import data, score, sets
 
@@ -20,40 +21,27 @@ def order_of(seed):
     return sets.ordered("compare/%s" % seed, range(data.ANIMALS))
 
 
-def round_score(play):
-    """The score of a tester's [calls, found], None (past its deadline) 0."""
-    return 0.0 if play is None else score.round_score(play[1], play[0])
-
-
 class Rules(rules.Rules):
-    """The whole pool in the seed's order; the higher round score wins."""
+    """The whole pool in the seed's order; the higher round score wins (the
+    SDK's outcome and difference, on score), a round past its deadline
+    losing; each comparison is named by its animal (DRAWN)."""
 
     PUBLIC_SEEDS = {sets.PUBLIC_SEED: "the seed of the public sets (sample/dev.jsonl, "
                                       "sample/test.jsonl)"}
     PUBLIC = "its order is public, and a tester may know it"
     HELP = {"seed": "the rounds' order (any string; default: a random one)",
             "instance_timeout": "each tester's deadline on a round (default: autoresearch.toml)"}
+    DRAWN, SHOWN = "animal", "%.2f"     # an entry keeps the animal; a play shows its score
 
     def draw(self, seed, index):
         return {"animal": order_of(seed)[index]}
 
-    def drawn(self, item):
-        return item["animal"]
-
     def play(self, session):
         return [session.tests, bool(session.ended_by_answer)]
 
-    def outcome(self, entry):
-        """The higher score wins; a round past its deadline loses (two draw)."""
-        if entry[0] is None or entry[1] is None:
-            return sprt.DRAW if entry[0] is entry[1] else \
-                sprt.LOSS if entry[0] is None else sprt.WIN
-        mine, theirs = round_score(entry[0]), round_score(entry[1])
-        return sprt.WIN if mine > theirs else sprt.LOSS if mine < theirs else sprt.DRAW
-
-    def difference(self, index, entry):
-        """The incumbent's score minus the challenger's."""
-        return round_score(entry[1]) - round_score(entry[0])
+    def score(self, play):
+        """The round score of a tester's [calls, found]; past its deadline, 0."""
+        return 0.0 if play is None else score.round_score(play[1], play[0])
 
     def suspect(self, comparisons):
         found = self.problem.summary([self.problem.entry(k, None, types.SimpleNamespace(
@@ -80,12 +68,3 @@ class Rules(rules.Rules):
             return ("it is not round %d of the seed %r, whose animal is %s" % (
                 index, seed, order[index] if index < len(order) else "none"))
         return None
-
-    def label(self, index, entry):
-        return "animal: %d" % entry[2]
-
-    def shown(self, play):
-        return "%.2f" % round_score(play)
-
-    def where(self, seed, index, item):
-        return "animal %d" % item["animal"]

@@ -17,7 +17,6 @@ higher being better.
 
 import operator
 import os
-import statistics
 
 from arh_grader import Policy, Problem, engine
 from arh_grader.problem import NUMBER
@@ -28,17 +27,13 @@ PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROOT = os.path.dirname(os.path.dirname(PROJECT))      # the repository, in a checkout
 MAX_BODY = 64           # bytes of a query at most: {"guess": 1471} with room to spare
 SUSPECT_BITS = 20.0     # saved bits over a set at which a run is flagged (honest: p <= 2**-20)
-DIGITS = 6              # decimals kept of every figure
-POLICY = Policy(count_invalid=problem.INVALID_QUERIES_COUNTED,
-                over_cap="fail" if problem.OVER_BUDGET_FAILS else "end",
-                ends=problem.ends_round if problem.CORRECT_ENDS_ROUND else None)
 
 
 class TwentyQuestions(Problem):
     """Find a hidden animal with yes/no questions and guesses; `pool`, the
     set's pool (sets.pool_of), sets each round's bound."""
 
-    SCORE, COUNT, DIGITS = "score", "calls", DIGITS
+    SCORE, COUNT = "score", "calls"
     REPEATED = ("calls", "found", "transcript")   # what --repeat compares, in order
     # what the worker reads beside Python and its tester: the template worker
     # it is built on (the repository's harness/) and the problem's data
@@ -46,6 +41,10 @@ class TwentyQuestions(Problem):
     ROOT, REPOSITORY = PROJECT, ROOT      # its folder, in the repository it is part of
     COMMANDS = os.path.join(PROJECT, "tq")
     SAMPLE = sets.DEV_FILE
+    POLICY = Policy(count_invalid=problem.INVALID_QUERIES_COUNTED,
+                    over_cap="fail" if problem.OVER_BUDGET_FAILS else "end",
+                    ends=problem.ends_round if problem.CORRECT_ENDS_ROUND else None)
+    CONSOLE = ("mean_score", "bound", "found", "calls", "instances", "saved_bits", "suspect")
     check_query = staticmethod(problem.check_query)
     answer_query = staticmethod(problem.answer_query)
     check_instance = staticmethod(problem.check_instance)
@@ -71,45 +70,29 @@ class TwentyQuestions(Problem):
     def max_body(self, item):
         return MAX_BODY
 
-    def policy(self, item):
-        return POLICY
-
     def entry(self, index, item, session):
         found, calls = session.ended_by_answer, session.tests
         candidates = self.pool - min(index, self.pool - 1)
         return {"index": index, "calls": calls, "found": found,
-                "score": round(score.round_score(found, calls), DIGITS),
+                "score": round(score.round_score(found, calls), self.DIGITS),
                 "bound": round(score.round_bound(pool=self.pool,
-                                                 index=min(index, self.pool - 1)), DIGITS),
+                                                 index=min(index, self.pool - 1)), self.DIGITS),
                 "saved_bits": round(score.saved_bits(found=found, calls=calls,
-                                                     candidates=candidates), DIGITS),
+                                                     candidates=candidates), self.DIGITS),
                 "transcript": session.digest}
 
     def summary(self, entries):
-        figures = {"mean_score": None, "bound": None, "found": None, "calls": None,
-                   "saved_bits": None, "suspect": False}
-        if entries:
-            figures.update(
-                mean_score=round(statistics.fmean(e["score"] for e in entries), DIGITS),
-                bound=round(statistics.fmean(e["bound"] for e in entries), DIGITS),
-                found=sum(e["found"] for e in entries),
-                calls=round(statistics.fmean(e["calls"] for e in entries), DIGITS),
-                saved_bits=round(sum(e["saved_bits"] for e in entries), DIGITS))
-            figures["suspect"] = figures["saved_bits"] >= SUSPECT_BITS
-        return figures
-
-    def summary_lines(self, result):
-        return ["%s: %s" % (key, result[key]) for key in
-                ("mean_score", "bound", "found", "calls", "instances", "saved_bits")] + [
-            "suspect: %s" % ("true" if result["suspect"] else "false")]
+        saved = self.total(entries, "saved_bits")
+        return {"mean_score": self.mean(entries, "score"), "bound": self.mean(entries, "bound"),
+                "found": self.total(entries, "found"), "calls": self.mean(entries, "calls"),
+                "saved_bits": saved, "suspect": saved is not None and saved >= SUSPECT_BITS}
 
     # ---- the report (tq/report.py) ----
 
-    SCORE_NAME, BOUND_NAME, BOUND_SHORT, LOWER_IS_BETTER = "mean_score", "bound", "bound", False
+    SCORE_NAME, BOUND_NAME, LOWER_IS_BETTER = "mean_score", "bound", False
     FIELDS = {"index": (int,), "calls": (int,), "found": (bool,), "score": NUMBER,
               "bound": NUMBER, "saved_bits": NUMBER}
-    SAME_SET, ROWS = ("bound",), "below_bound"
-    LABELS = (("index", "%5d", "index"),)
+    SAME_SET = ("bound",)       # ROWS: below_bound, the SDK's
     FIGURES = (("calls", "%5d", "calls"),
                ("found", "%5s", lambda entry: "true" if entry["found"] else "false"),
                ("score", "%8.6f", "score"), ("bound", "%8.6f", "bound"),
@@ -117,7 +100,6 @@ class TwentyQuestions(Problem):
                ("saved_bits", "%+10.6f", "saved_bits"))
     AXES = ("bound (the round's best expected score)", "score (found - 0.02 x calls)")
     REFERENCE = (score.round_score(True, 1), "found at the first call (0.98)")
-    WIN = ("a higher score", "a lower score")
     ACROSS = ("round (its index in the set)", operator.itemgetter("index"))
     bound = staticmethod(operator.itemgetter("bound"))
 
@@ -127,9 +109,9 @@ class TwentyQuestions(Problem):
             entry["index"], entry["calls"], "found" if entry["found"] else "not found",
             entry["score"], entry["bound"])
 
-    def comparison(self):
-        """Twenty questions' rules of a comparison (tq/compare.py)."""
-        return comparison.Rules(self)
+    # ---- the comparison (tq/compare.py) ----
+
+    COMPARISON = comparison.Rules   # twenty questions' rules of a comparison
 
 
 PROBLEM = TwentyQuestions()

@@ -26,6 +26,11 @@ further role (roles(args))], a tester past its deadline written null. The
 class attributes and methods that have a default here need no override:
 the defaults are those of a problem with no option of its own, no MMI
 unless its [metric] table gives one, and tester files checked by argparse.
+Two pairs need one of their two: drawn(item), or DRAWN, the item's key an
+entry keeps, which then names each comparison on its lines ("animal: 17");
+outcome(entry) and difference(index, entry), or score(play), a play's
+score, which they compare by the problem's LOWER_IS_BETTER, a play past
+its deadline losing to any other (and shown on a progress line by SHOWN).
 """
 
 import abc
@@ -37,12 +42,22 @@ from . import betting, sprt
 from . import state as compare_state
 
 
+def gives(rules, name):
+    """Whether `rules` gives member `name` of a pair (the module's
+    docstring): an attribute not None, or a method of its own class."""
+    if name.isupper():
+        return getattr(rules, name) is not None
+    return getattr(type(rules), name) is not getattr(Rules, name)
+
+
 class Rules(abc.ABC):
     """What a comparison of `problem` (an arh_grader.Problem) plays, keeps
     and says; subclass it, give the abstract members, override the rest
     where the problem differs."""
 
     PUBLIC_SEEDS = {}   # seed -> the public set it draws ("the public sample's seed"): refused
+    DRAWN = None        # the item's key an entry keeps, naming the comparison; None: drawn()
+    SHOWN = None        # a play's score on a progress line ("%.2f" % score); None: the play
     PUBLIC = "its instances are public, and a tester may know them"   # why, after the seed
     TIMEOUT_TYPE = staticmethod(options.positive(float))   # argparse's --instance-timeout
     HELP = {"seed": "the instances' seed (any string; default: a random one)",
@@ -51,6 +66,11 @@ class Rules(abc.ABC):
 
     def __init__(self, problem):
         self.problem = problem
+        for member, instead in (("drawn", "DRAWN"), ("outcome", "score"),
+                                ("difference", "score")):
+            if not (gives(self, member) or gives(self, instead)):
+                raise TypeError("%s gives neither %s nor %s"
+                                % (type(self).__name__, member, instead))
 
     # ---- the options ----
 
@@ -98,10 +118,11 @@ class Rules(abc.ABC):
         """The item that comparison `index` + 1 hands both testers (a dict,
         as a set's line): the same for the same seed and index."""
 
-    @abc.abstractmethod
     def drawn(self, item):
         """What an entry keeps of its item (its third value: a baseline, an
-        animal), which the state file's check compares with the seed's."""
+        animal), which the state file's check compares with the seed's: its
+        value of DRAWN."""
+        return item[self.DRAWN]
 
     @abc.abstractmethod
     def play(self, session):
@@ -117,13 +138,25 @@ class Rules(abc.ABC):
         """The plays of `entry` by role, `roles` as roles(args) gives them."""
         return dict(zip(roles, entry[:2] + entry[3:]))
 
-    @abc.abstractmethod
-    def outcome(self, entry):
-        """sprt.WIN, LOSS or DRAW for the challenger (the sign test's)."""
+    def score(self, play):
+        """A play's score, a play past its deadline (None) included: what
+        outcome and difference compare, unless both are given."""
+        raise NotImplementedError("%s gives no score" % type(self).__name__)
 
-    @abc.abstractmethod
+    def outcome(self, entry):
+        """sprt.WIN, LOSS or DRAW for the challenger (the sign test's): the
+        better score wins; a play past its deadline loses to any other, and
+        two of them draw."""
+        sign = 1 if self.problem.LOWER_IS_BETTER else -1    # state.outcome: lower wins
+        return compare_state.outcome(*(None if play is None else sign * self.score(play)
+                                       for play in entry[:2]))
+
     def difference(self, index, entry):
-        """The mean test's d of entry `index`: below 0 the challenger gains."""
+        """The mean test's d of entry `index`: below 0 the challenger gains.
+        Here the challenger's score minus the incumbent's when lower is
+        better, else the incumbent's minus the challenger's."""
+        mine, theirs = self.score(entry[0]), self.score(entry[1])
+        return mine - theirs if self.problem.LOWER_IS_BETTER else theirs - mine
 
     def feed(self, record, index, entry):
         """Add entry `index` to a record of either test; its decision."""
@@ -186,16 +219,23 @@ class Rules(abc.ABC):
     # ---- its words ----
 
     def label(self, index, entry):
-        """What a progress line says comparison `index` played."""
-        return "instance: %d" % index
+        """What a progress line says comparison `index` played: its instance
+        index, or DRAWN and the value the entry keeps."""
+        if self.DRAWN is None:
+            return "instance: %d" % index
+        return "%s: %s" % (self.DRAWN, entry[2])
 
     def shown(self, play):
-        """A play on a progress line (a play past the deadline is "timeout")."""
-        return str(play)
+        """A play on a progress line (a play past the deadline is "timeout"):
+        the play, or its score in SHOWN's format."""
+        return str(play) if self.SHOWN is None else self.SHOWN % self.score(play)
 
     def where(self, seed, index, item):
-        """Comparison `index` + 1's item, as an error names it."""
-        return "instance index %d of seed %r" % (index, seed)
+        """Comparison `index` + 1's item, as an error names it: its index
+        and seed, or DRAWN and the item's value of it."""
+        if self.DRAWN is None:
+            return "instance index %d of seed %r" % (index, seed)
+        return "%s %s" % (self.DRAWN, self.drawn(item))
 
     def failure_text(self, seed, index, item, role, failure):
         """The `error:` of a tester that failed comparison `index` + 1
