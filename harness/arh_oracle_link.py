@@ -9,7 +9,12 @@ posts it and decodes {"positive"}.
     oracle = OracleConnection("http://127.0.0.1:8081/", token)
     status, data = oracle.post(b'{"pool":[1,3]}')   # (200, b'{"positive":true}')
     status, reply = oracle.send({"ask": 7})         # any JSON query, its reply parsed
+    oracle.reply({"ask": 7}, "yes")                 # the reply's "yes", or an error raised
     oracle.close()
+
+A refusal raises OracleError, or the subclass the connection's `refused`
+names; a query after the instance's round has ended (409, the oracle's
+policy) raises RoundOver, which stops the tester quietly.
 
 No reply within ORACLE_TIMEOUT raises TimeoutError, a dropped connection or
 a reply that is not HTTP ConnectionError. Nothing runs at import.
@@ -32,6 +37,12 @@ class OracleError(Exception):
     an invalid pool, the cap, a closed session)."""
 
 
+class RoundOver(BaseException):
+    """The oracle has ended the instance's round (409): the tester stops
+    here, with no answer, and that is no failure (a BaseException, so that
+    a tester's `except Exception` lets it through)."""
+
+
 class StaleConnection(ConnectionError):
     """The oracle closed the connection before any byte of a reply."""
 
@@ -40,6 +51,8 @@ class OracleConnection:
     """One instance's connection to the oracle, its token in every request;
     a problem's subclass gives the tester its call on top of post(). A reply
     with "Connection: close" closes the socket; the next query opens another."""
+
+    refused = OracleError     # the class of a refusal reply() raises
 
     def __init__(self, url, token):
         parts = urllib.parse.urlsplit(url)
@@ -66,6 +79,18 @@ class OracleConnection:
             return status, json.loads(data)
         except ValueError:
             raise OracleError("oracle answered %d: %r" % (status, data[:200])) from None
+
+    def reply(self, query, key, kind=bool):
+        """Send `query`: the reply's `key` when the oracle answers 200 with a
+        value of type `kind` there; RoundOver when the round has ended
+        (409); else self.refused with the status and the oracle's error."""
+        status, reply = self.send(query)
+        if status == 200 and type(reply) is dict and type(reply.get(key)) is kind:
+            return reply[key]
+        if status == 409:
+            raise RoundOver()
+        raise self.refused("oracle answered %d: %s" % (
+            status, reply.get("error") if type(reply) is dict else reply))
 
     def exchange(self, request):
         """Send one request and read its reply: (status, body). A kept-alive

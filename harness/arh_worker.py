@@ -23,11 +23,15 @@ keys of a /solve beside token and deadline; check_fields(request), their
 values checked, in the form play takes them (BadRequest(400, message)
 names a bad one; by default FIELDS' values go unchecked); play(oracle,
 fields), the tester's call on one instance, whose answer is the reply's;
-MAX_BODY, its limit; and OracleConnection, the class of `oracle`, which a
-subclass gives the tester's call: a query encoded, post(body) -> (status,
-body bytes), the answer decoded or OracleError raised (send(query) posts
-any JSON and parses the reply). Handler, the request handler, is rarely a
-problem's own. A worker for a tester guess(n, ask), in harness/ beside this:
+MAX_BODY, its limit; OracleError, the subclass of OracleError a refusal
+raises; and OracleConnection, the class of `oracle`, which a subclass
+gives the tester's call: a query encoded, post(body) -> (status, body
+bytes), the answer decoded or OracleError raised (send(query) posts any
+JSON and parses the reply; reply(query, key) gives the reply's key, or
+raises the worker's OracleError, or RoundOver once the oracle has ended
+the instance's round, which stops the tester with the answer None).
+Handler, the request handler, is rarely a problem's own. A worker for a
+tester guess(n, ask), in harness/ beside this:
 
     import os
     import sys
@@ -36,14 +40,9 @@ problem's own. A worker for a tester guess(n, ask), in harness/ beside this:
     sys.path.insert(0, HERE)              # this folder first, for the import below
     import arh_worker
 
-    TESTER = os.path.join(HERE, os.pardir, "src", "tester.py")
-
     class Oracle(arh_worker.OracleConnection):
-        def ask(self, question):
-            status, reply = self.send({"ask": question})
-            if status != 200:
-                raise arh_worker.OracleError("oracle answered %d: %s" % (status, reply))
-            return reply["yes"]
+        def ask(self, question):          # {"ask": question} sent; the reply's "yes"
+            return self.reply({"ask": question}, "yes")
 
     class Worker(arh_worker.Worker):
         SIGNATURE = "guess(n, ask)"
@@ -62,7 +61,7 @@ problem's own. A worker for a tester guess(n, ask), in harness/ beside this:
             return self.tester.guess(*fields, oracle.ask)
 
     if __name__ == "__main__":
-        sys.exit(arh_worker.main(worker_class=Worker, default_tester=TESTER))
+        sys.exit(arh_worker.main(worker_class=Worker))    # the tester: ../src/tester.py
 
 Group testing's (harness/worker.py) and twenty questions' workers are two
 more. The worker file is the entry point, and the one place that puts this
@@ -73,9 +72,10 @@ traceback. This folder is frozen: agents edit src/ only.
 
 Settings come from the environment: AR_ORACLE_URL, AR_WORKER_HOST (default
 0.0.0.0), AR_WORKER_PORT (default 8080; 0 picks a free port), AR_TESTER (the
-tester's file, default main's default_tester), AR_PARENT_PID (when set, the
-worker kills its process group as soon as that process is no longer its
-parent: it does not outlive grader/local.py). Nothing runs at import.
+tester's file, default main's default_tester: src/tester.py beside the
+worker's folder), AR_PARENT_PID (when set, the worker kills its process
+group as soon as that process is no longer its parent: it does not outlive
+grader/local.py). Nothing runs at import.
 """
 
 import faulthandler
@@ -91,7 +91,7 @@ import time
 import traceback
 
 # the link to the oracle, beside this file; a problem's worker takes both from here
-from arh_oracle_link import OracleConnection, OracleError  # noqa: F401
+from arh_oracle_link import OracleConnection, OracleError, RoundOver  # noqa: F401
 
 CONTRACT = "1.1"         # the version of CONTRACT.md this worker speaks
 TRACE_CHARS = 2000       # characters of a traceback's end sent to the grader
@@ -293,6 +293,7 @@ class Worker(http.server.ThreadingHTTPServer):
     daemon_threads = True
     Handler = Handler                       # the class of each request's handler
     OracleConnection = OracleConnection     # the class of an instance's oracle link
+    OracleError = OracleError               # the class of a refusal its reply() raises
     MAX_BODY = 65536                        # bytes of a /solve body at most
     FIELDS = ()                             # a /solve's keys beside token and deadline
     SIGNATURE = None                        # the tester's function: "find(n, priors, test)"
@@ -324,11 +325,14 @@ class Worker(http.server.ThreadingHTTPServer):
         `deadline` (seconds), every thread's stack is printed on stderr
         shortly before it, should the tester still be running."""
         oracle = self.OracleConnection(self.oracle_url, token)
+        oracle.refused = self.OracleError
         entry = self.SIGNATURE.partition("(")[0]
         if deadline is not None:
             faulthandler.dump_traceback_later(deadline - min(STACK_EARLY, deadline / 10))
         try:
             answer = self.play(oracle, fields)
+        except RoundOver:               # the oracle ended the round: no answer, no failure
+            answer = None
         except BaseException:
             text = tail(traceback.format_exc())
             sys.stderr.write(text)
@@ -356,10 +360,21 @@ def watch_parent(pid):
     threading.Thread(target=watch, daemon=True).start()
 
 
-def main(*, worker_class, default_tester):
+def tester_beside(worker_class):
+    """The tester a worker runs unless told another: ../src/tester.py from
+    the folder of the file that defines `worker_class` (a problem's
+    harness/worker.py: its src/tester.py)."""
+    module = sys.modules[worker_class.__module__]
+    return os.path.join(os.path.dirname(os.path.abspath(module.__file__)), os.pardir, "src",
+                        "tester.py")
+
+
+def main(*, worker_class, default_tester=None):
     """Serve `worker_class` (a problem's Worker) until interrupted, running
-    AR_TESTER's file, else `default_tester`; the settings come from the
-    environment (the module's docstring)."""
+    AR_TESTER's file, else `default_tester` (None: tester_beside's); the
+    settings come from the environment (the module's docstring)."""
+    if default_tester is None:
+        default_tester = tester_beside(worker_class)
     if os.environ.get("AR_PARENT_PID"):
         watch_parent(int(os.environ["AR_PARENT_PID"]))
     url = os.environ.get("AR_ORACLE_URL", "http://127.0.0.1:8081/")

@@ -24,7 +24,6 @@ if HERE not in sys.path:
 import arh_worker  # noqa: E402
 from arh_worker import BadRequest, shown  # noqa: E402
 
-TESTER = os.path.join(HERE, os.pardir, "src", "tester.py")
 MAX_N = 512              # items an instance has at most
 MAX_SOLVE_BODY = 256 + 32 * MAX_N   # bytes of a /solve body at most: a token, n priors
 
@@ -94,4 +93,4 @@ class Worker(arh_worker.Worker):
 
 
 if __name__ == "__main__":
-    sys.exit(arh_worker.main(worker_class=Worker, default_tester=TESTER))
+    sys.exit(arh_worker.main(worker_class=Worker))      # the tester: ../src/tester.py

@@ -18,7 +18,7 @@ import os
 import shutil
 
 from arh_grader import Failure, engine, local_run, write_json
-from arh_grader.commands.selfcheck import Case, verdict
+from arh_grader.commands.selfcheck import Case, case_in, set_beside, verdict
 from arh_grader.settings import Settings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -56,12 +56,6 @@ def extra_tests(k, invalid):
                     e["index"], e["tests"], e["invalid_tests"], e["baseline"] + k, invalid)
         return None
     return check
-
-
-def write_sample(folder, items):
-    """items.jsonl beside reads_sample's tester: the set it is run on."""
-    with open(os.path.join(folder, "items.jsonl"), "w", encoding="utf-8") as f:
-        f.writelines(json.dumps(item) + "\n" for item in items)
 
 
 def run_blank_line(case, *, problem, items, tester, folder, settings):
@@ -117,7 +111,7 @@ def counterfeit_case(name, expected, *, check=None, beside=()):
 def standalone_case(name, expected, **options):
     """The case of counterfeits/NAME.py, which imports nothing beside it:
     it runs where it lies, unless `prepare` writes files beside a copy."""
-    return Case(name, expected, os.path.join(COUNTERFEITS, name + ".py"), **options)
+    return case_in(COUNTERFEITS, name, expected, **options)
 
 
 CASES = (
@@ -140,7 +134,7 @@ CASES = (
     counterfeit_case("invented_token", "valid", check=extra_tests(0, 0),
                      beside=(RAW_REQUEST,)),
     counterfeit_case("old_token", "valid", check=extra_tests(0, 0), beside=(RAW_REQUEST,)),
-    standalone_case("reads_sample", "suspect", prepare=write_sample),
+    standalone_case("reads_sample", "suspect", prepare=set_beside("items.jsonl")),
     counterfeit_case("nondeterministic", "nondeterministic"),
     # the platform's side: an honest tester, a broken set, a failing oracle, two runs
     Case("blank_line", "invalid_set", SPLITTING, run=run_blank_line),

@@ -3,14 +3,25 @@ module's own (Tiny, an arh_grader.Problem, and its comparison's Rules):
 the console's lines from the figures, their means and totals, the counting
 policy, the comparison's class, the report's rows and words; a comparison's
 item named by DRAWN, its outcome and difference from score(play), its plays
-shown by SHOWN."""
+shown by SHOWN; the self-check's cases from a folder, the set written
+beside a tester and the problem for the sample; and the worker template's
+call of the oracle, the end of a round, the class of a refusal and the
+tester beside a worker."""
 
+import io
 import math
+import os
+import sys
 import unittest
+from unittest import mock
 
-import support  # noqa: F401  (puts grader/ on the path)
+import support
 from arh_grader import Policy, Problem, engine
+from arh_grader.commands import selfcheck
 from arh_grader.compare import rules, sprt
+
+sys.path.insert(0, os.path.join(support.ROOT, "harness"))
+import arh_worker  # noqa: E402
 
 
 class Tiny(Problem):
@@ -202,6 +213,117 @@ class RulesDefaultsTest(unittest.TestCase):
                                {k: v for k, v in members.items() if k not in left_out})
                 with self.assertRaisesRegex(TypeError, "^Lacking gives %s$" % words):
                     lacking(Tiny())
+
+
+class SelfcheckDefaultsTest(unittest.TestCase):
+    def test_cases_in_a_folder_take_their_testers_there(self):
+        found = selfcheck.cases_in("/testers", (("good", "valid"),
+                                                ("late", "timeout", {"beside": ("x.py",)})))
+        self.assertEqual([(c.name, c.expected, c.tester, c.beside) for c in found],
+                         [("good", "valid", "/testers/good.py", ()),
+                          ("late", "timeout", "/testers/late.py", ("x.py",))])
+        self.assertEqual(selfcheck.case_in("/t", "one", "valid", check=len),
+                         selfcheck.Case("one", "valid", "/t/one.py", check=len))
+
+    def test_set_beside_writes_the_cases_items_as_a_set_file(self):
+        folder = support.tmpdir(self)
+        selfcheck.set_beside("set.jsonl")(folder, [{"secret": 1}, {"secret": 22}])
+        with open(os.path.join(folder, "set.jsonl"), encoding="utf-8") as f:
+            self.assertEqual(f.read(), '{"secret": 1}\n{"secret": 22}\n')
+
+    def test_the_cases_run_with_the_problem_for_the_sample(self):
+        seen = []
+
+        class Sampled(Tiny):
+            SAMPLE = "sample.jsonl"
+
+            def for_set(self, path):
+                found = Sampled()
+                found.path = path
+                return found
+
+            def load_set(self, path):
+                return [{"secret": 1}, {"secret": 2}, {"secret": 3}]
+
+        def run(case, *, problem, items, tester, folder, settings):
+            seen.append((problem.path, items, tester))
+            return "valid", ""
+
+        case = selfcheck.Case("one", "valid", "one.py", run=run)
+        out = io.StringIO()
+        with mock.patch.dict(engine.check_cases.__kwdefaults__, {"stream": out}):
+            status = selfcheck.main(Sampled(), [], cases=[case], instances=2, settings=None)
+        self.assertEqual(status, 0)
+        self.assertEqual(seen, [("sample.jsonl", [{"secret": 1}, {"secret": 2}], "one.py")])
+        self.assertIn("selfcheck: 1/1 cases as expected", out.getvalue())
+
+
+class Scripted(arh_worker.OracleConnection):
+    """An oracle link whose replies are given, one a query, never sent."""
+
+    replies = ()
+
+    def send(self, query):
+        self.sent = query
+        return self.replies[0]
+
+
+class Refused(arh_worker.OracleError):
+    """A problem's own refusal."""
+
+
+class WorkerTemplateTest(unittest.TestCase):
+    def reply(self, status, reply, refused=None):
+        oracle = Scripted("http://127.0.0.1:9/", "token")
+        oracle.replies = [(status, reply)]
+        if refused is not None:
+            oracle.refused = refused
+        return oracle.reply({"ask": 7}, "yes")
+
+    def test_a_call_gives_the_key_of_the_oracles_answer(self):
+        self.assertIs(self.reply(200, {"yes": False}), False)
+
+    def test_a_call_after_the_round_ends_stops_the_tester(self):
+        with self.assertRaises(arh_worker.RoundOver):
+            self.reply(409, {"error": "the round is over"})
+        self.assertFalse(issubclass(arh_worker.RoundOver, Exception))
+
+    def test_a_refused_call_raises_the_workers_class_with_the_oracles_words(self):
+        with self.assertRaisesRegex(arh_worker.OracleError, r"^oracle answered 400: no such$"):
+            self.reply(400, {"error": "no such"})
+        with self.assertRaisesRegex(Refused, r"^oracle answered 429: \['cap'\]$"):
+            self.reply(429, ["cap"], refused=Refused)
+        with self.assertRaisesRegex(Refused, r"^oracle answered 200: None$"):
+            self.reply(200, {"yes": 1}, refused=Refused)     # not a bool
+
+    def worker(self, play):
+        """A worker of a tester play(), whose play is `play(oracle)`."""
+        tester = support.write(self, "tester.py", "def play():\n    pass\n")
+
+        class Worker(arh_worker.Worker):
+            SIGNATURE = "play()"
+            OracleError = Refused
+
+            def play(self, oracle, fields):
+                return play(oracle)
+
+        server = Worker(("127.0.0.1", 0), oracle_url="http://127.0.0.1:9/", tester_path=tester)
+        self.addCleanup(server.server_close)
+        return server
+
+    def test_a_round_that_ends_is_answered_none_and_no_failure(self):
+        def play(oracle):
+            raise arh_worker.RoundOver()
+        self.assertEqual(self.worker(play).solve("token", ()), (200, {"answer": None}))
+
+    def test_the_link_raises_the_workers_class_of_refusal(self):
+        server = self.worker(lambda oracle: oracle.refused.__name__)
+        self.assertEqual(server.solve("token", ()), (200, {"answer": "Refused"}))
+
+    def test_the_tester_is_beside_the_workers_folder_unless_told(self):
+        here = os.path.dirname(os.path.abspath(__file__))
+        self.assertEqual(arh_worker.tester_beside(Scripted),
+                         os.path.join(here, os.pardir, "src", "tester.py"))
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ import sys
 
 HARNESS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "harness")
+TESTER = os.path.join(HARNESS, os.pardir, "src", "tester.py")     # the worker's default
 sys.path.insert(0, HARNESS)
 
 import arh_oracle_link as link  # noqa: E402
@@ -38,4 +39,4 @@ def run(**parts):
         else:
             raise AttributeError("harness/worker.py has no %r to replace" % name)
     sys.exit(template.main(worker_class=type(base.__name__, (base,), replaced),
-                           default_tester=worker.TESTER))
+                           default_tester=TESTER))

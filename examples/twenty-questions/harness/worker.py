@@ -10,7 +10,8 @@ the round is over (a correct guess, or the 15 calls used) the next call ends
 play quietly: the reply is {"answer": null} and the oracle's counts tell how
 the round went. A value out of its pool raises OracleError in the tester,
 with the oracle's message, and uses no call. Everything else (the HTTP, the
-limits, the stacks at the deadline) is the template's.
+limits, the stacks at the deadline, the call's reply and the round's end,
+OracleConnection.reply) is the template's.
 """
 
 import os
@@ -29,38 +30,23 @@ if TEMPLATE_FOLDER not in sys.path:
 
 import arh_worker  # noqa: E402
 
-TESTER = os.path.join(HERE, os.pardir, "src", "tester.py")
-
 
 class OracleError(arh_worker.OracleError):
     """The oracle refused a call: a value out of its pool."""
 
 
-class RoundOver(BaseException):
-    """The round has ended: play stops here, and that is no failure."""
-
-
 class Worker(arh_worker.Worker):
     SIGNATURE = "play(ask, guess)"      # a /solve holds the token alone: no FIELDS
     MAX_BODY = 16640                    # bytes of a /solve body at most: a token, keys it ignores
+    OracleError = OracleError           # what a refused call raises in the tester
 
     def play(self, oracle, fields):
-        def call(key, value, reply_key):
-            status, reply = oracle.send({key: value})
-            if status == 200 and type(reply) is dict and type(reply.get(reply_key)) is bool:
-                return reply[reply_key]
-            if status == 409:
-                raise RoundOver()
-            error = reply.get("error") if type(reply) is dict else reply
-            raise OracleError("oracle answered %d: %s" % (status, error))
-
-        try:
-            self.tester.play(lambda q: call("ask", q, "yes"),
-                             lambda a: call("guess", a, "correct"))
-        except RoundOver:
-            pass
-        return None
+        """play(ask, guess), each call one query; the answer is None (the
+        oracle's counts tell how the round went), and once the round is
+        over the next call stops play (the template's RoundOver)."""
+        self.tester.play(lambda q: oracle.reply({"ask": q}, "yes"),
+                         lambda a: oracle.reply({"guess": a}, "correct"))
 
 
 if __name__ == "__main__":
-    sys.exit(arh_worker.main(worker_class=Worker, default_tester=TESTER))
+    sys.exit(arh_worker.main(worker_class=Worker))

@@ -19,38 +19,27 @@ ROOT_GRADER = os.path.join(PROJECT, os.pardir, os.pardir, "grader")
 sys.path[:0] = [p for p in (ROOT_GRADER, PROJECT) if p not in sys.path]   # the SDK's grader/, tq
 
 from arh_grader.commands import selfcheck  # noqa: E402  (the template's self-check)
-from arh_grader.commands.selfcheck import Case  # noqa: E402
 from arh_grader.settings import Settings  # noqa: E402
 
-from tq import sets  # noqa: E402
 from tq.plugin import PROBLEM  # noqa: E402
 
 ROUNDS = 6                  # rounds of the dev set each case plays
 TESTERS = os.path.join(PROJECT, "tests", "testers")
 SETTINGS = Settings(instance_timeout_s=3.0, run_timeout_s=120.0, worker_start_timeout_s=30.0)
-
-
-def write_set(folder, items):
-    """set.jsonl beside reads_set's tester: the set it is run on."""
-    with open(os.path.join(folder, "set.jsonl"), "w", encoding="utf-8") as f:
-        f.write(sets.dumps([item["animal"] for item in items]))
-
-
-CASES = tuple(Case(name, expected, os.path.join(TESTERS, name + ".py"), **options)
-              for name, expected, options in (
-                  ("baseline", "valid", {}),
-                  ("asks_forever", "valid", {}),
-                  ("guesses_out_of_pool", "no_answer", {}),
-                  ("asks_boolean", "no_answer", {}),
-                  ("raises", "no_answer", {}),
-                  ("hangs", "timeout", {}),
-                  ("reads_set", "suspect", {"prepare": write_set}),
-                  ("nondeterministic", "nondeterministic", {})))
+CASES = selfcheck.cases_in(TESTERS, (                  # tests/testers/NAME.py, its verdict
+    ("baseline", "valid"),
+    ("asks_forever", "valid"),
+    ("guesses_out_of_pool", "no_answer"),
+    ("asks_boolean", "no_answer"),
+    ("raises", "no_answer"),
+    ("hangs", "timeout"),
+    ("reads_set", "suspect", {"prepare": selfcheck.set_beside("set.jsonl")}),  # the set it plays
+    ("nondeterministic", "nondeterministic")))
 
 
 def main(argv=None):
-    return selfcheck.main(PROBLEM.for_set(PROBLEM.SAMPLE), argv, doc=__doc__, cases=CASES,
-                          instances=ROUNDS, settings=SETTINGS)
+    return selfcheck.main(PROBLEM, argv, doc=__doc__, cases=CASES, instances=ROUNDS,
+                          settings=SETTINGS)
 
 
 if __name__ == "__main__":

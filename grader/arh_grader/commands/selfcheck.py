@@ -9,9 +9,13 @@ Verdicts are the kinds, or `valid`, `suspect` (valid but flagged) and
 with a check of its valid result gets `valid?` when the check finds
 something wrong.
 
-A problem hands its cases, Case values, to main:
+A problem hands its cases, Case values, to main, which runs them with the
+problem for its sample (problem.for_set):
 
     from arh_grader.commands import selfcheck
+    CASES = selfcheck.cases_in(TESTERS, (("baseline", "valid"), ("hangs", "timeout"),
+                                         ("reads_set", "suspect",
+                                          {"prepare": selfcheck.set_beside("set.jsonl")})))
     sys.exit(selfcheck.main(PROBLEM, doc=__doc__, cases=CASES, instances=3,
                             settings=SETTINGS))
 
@@ -23,6 +27,7 @@ folder. A case whose expected verdict is `nondeterministic` is run twice.
 
 import argparse
 import dataclasses
+import json
 import os
 import shutil
 import tempfile
@@ -57,6 +62,27 @@ class Case:
     settings: Settings = None
     prepare: object = None
     run: object = None
+
+
+def case_in(folder, name, expected, **options):
+    """The Case `name` whose tester is the file FOLDER/NAME.py."""
+    return Case(name, expected, os.path.join(folder, name + ".py"), **options)
+
+
+def cases_in(folder, rows):
+    """The cases of `rows`, each (name, expected) or (name, expected,
+    options), whose testers are the files FOLDER/NAME.py (case_in)."""
+    return tuple(case_in(folder, name, expected, **(options[0] if options else {}))
+                 for name, expected, *options in rows)
+
+
+def set_beside(name):
+    """A case's prepare that writes the items it runs on beside its tester,
+    as the set file `name`: one JSON line an item, as a set's lines are."""
+    def prepare(folder, items):
+        with open(os.path.join(folder, name), "w", encoding="utf-8") as f:
+            f.writelines(json.dumps(item) + "\n" for item in items)
+    return prepare
 
 
 def place(case, *, items, folder):
@@ -111,10 +137,12 @@ def run_case(case, *, problem, items, settings, workdir):
 
 def main(problem, argv=None, *, doc=None, cases, instances, settings):
     """Run the `cases` whose name holds --case on the first `instances`
-    instances of the problem's sample, with `settings`; the exit status."""
+    instances of the problem's sample, with `settings` and the problem for
+    the sample (problem.for_set); the exit status."""
     parser = argparse.ArgumentParser(description=(doc or __doc__).split("\n\n")[0])
     parser.add_argument("--case", default="", help="run only cases whose name holds this")
     args = parser.parse_args(argv)
+    problem = problem.for_set(problem.SAMPLE)
     items = problem.load_set(problem.SAMPLE)[:instances]
     with tempfile.TemporaryDirectory(prefix="selfcheck-") as workdir:
         return engine.check_cases([
