@@ -137,15 +137,20 @@ class SourceTest(unittest.TestCase):
         libraries = [p for folder in (SDK, os.path.join(GRADER, "group_testing"))
                      for p in python_files(folder)]
         commands = [os.path.join(GRADER, name + ".py") for name in sorted(ENTRY_POINTS)]
-        tq_commands = {"compare", "draw", "grade", "local", "policy", "report", "selfcheck"}
+        # twenty questions' commands that put tq's project there (draw, policy), and the
+        # module that puts the SDK's folder, then tq, there for the others (sdk_path)
+        tq_entries = {"draw", "policy", "sdk_path"}
         for path in libraries + commands + list(python_files(os.path.join(TQ, "tq"))):
             name = os.path.basename(path)[:-3]
             with self.subTest(file=os.path.relpath(path, support.ROOT)):
                 with open(path, encoding="utf-8") as f:
                     text = f.read()
-                if path.startswith(os.path.join(TQ, "tq")) and name in tq_commands:
-                    continue          # twenty questions' commands: the SDK's folder, then tq
+                if path.startswith(os.path.join(TQ, "tq")) and name in tq_entries:
+                    continue
                 self.assertNotIn("sys.path", text)      # run from grader/, the SDK is there
+                if path.startswith(os.path.join(TQ, "tq")) and "arh_grader.commands" in text:
+                    self.assertIn("\nif not __package__:", text)    # run as a script:
+                    self.assertIn("\n    import sdk_path  ", text)  # the SDK from sdk_path
 
     def test_no_module_of_the_sdk_or_of_group_testing_is_also_a_command(self):
         for path in [*python_files(SDK), *python_files(os.path.join(GRADER, "group_testing"))]:
@@ -179,7 +184,8 @@ class SourceTest(unittest.TestCase):
     def test_twenty_questions_imports_the_sdk_and_the_statistics_only(self):
         paths = [p for folder in ("tq", "src") for p in python_files(os.path.join(TQ, folder))]
         self.assertGreater(len(paths), 10)
-        self.assert_imports_within(paths, {"arh_grader", "tq"})
+        # sdk_path: tq's module beside its commands, which puts the SDK on sys.path
+        self.assert_imports_within(paths, {"arh_grader", "tq", "sdk_path"})
         for path in paths:
             self.assertEqual(imported(path) & ENTRY_POINTS, set(), path)
 
@@ -297,6 +303,26 @@ class LoadedTest(unittest.TestCase):
         self.assertIn("arh_grader", names)
         self.assertIn("arh_grader.compare.sprt", found)
         self.assertEqual(names & (ENTRY_POINTS | {"group_testing"}), set())
+
+    def assert_scripts_find_the_sdk(self, tq_folder, grader):
+        """Twenty questions' commands, each run as a script is (its folder
+        alone on sys.path, python3 -I), load the SDK from `grader` and tq
+        from beside `tq_folder`, which sdk_path puts on sys.path for them."""
+        scripts = [os.path.join(tq_folder, name + ".py")
+                   for name in ("local", "selfcheck", "compare", "grade", "report")]
+        found = self.loaded_files(scripts, tq_folder, flags=("-I",))
+        self.assertEqual(os.path.normpath(found["arh_grader"]),
+                         os.path.join(grader, "arh_grader", "__init__.py"))
+        self.assertEqual(found["tq"], os.path.join(tq_folder, "__init__.py"))
+        self.assertEqual(set(found) & (ENTRY_POINTS | {"group_testing"}), set())
+
+    def test_twenty_questions_commands_run_as_scripts_find_the_sdk(self):
+        self.assert_scripts_find_the_sdk(os.path.join(TQ, "tq"), GRADER)
+
+    def test_twenty_questions_grader_image_holds_the_sdk_its_commands_load(self):
+        app = support.tmpdir(self)
+        image(os.path.join(TQ, "dockerfile.grader"), app)
+        self.assert_scripts_find_the_sdk(os.path.join(app, "tq"), os.path.join(app, "grader"))
 
     def test_group_testing_commands_load_nothing_of_twenty_questions(self):
         names = self.loaded(["grade", "local", "selfcheck", "compare", "report"], GRADER)

@@ -16,7 +16,9 @@ Modules, one job each:
   for the template's state file and log (arh_grader/compare/state.py,
   arh_grader/compare/log.py);
 - local, selfcheck, compare, report, grade: the commands, each the
-  template's tool (arh_grader, arh_grader.compare) with this problem's parts.
+  template's tool (arh_grader, arh_grader.compare) with this problem's parts;
+- sdk_path: what those commands import first when run as scripts, which
+  lets them import the SDK (its grader/) and this project.
 
 Nothing here imports group testing (tests/end_to_end/test_seam_imports.py at the root checks
 it); the validator and the evaluator run without the SDK.

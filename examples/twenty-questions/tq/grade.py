@@ -8,13 +8,10 @@ A result is written in every case. Exit status: 0 when the submission's
 verdict was written (valid or not), 2 when the set or the grader failed.
 """
 
-import os
 import sys
 
-PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [p for p in (os.path.join(PROJECT, os.pardir, os.pardir, "grader"),  # SDK, here
-                            os.path.join(PROJECT, "grader"), PROJECT)   # or in a container; tq
-                 if os.path.isdir(p) and p not in sys.path]
+if not __package__:                 # run as a script: sdk_path finds the SDK and tq
+    import sdk_path  # noqa: F401
 
 from arh_grader.commands import grade  # noqa: E402  (the SDK's command)
 

@@ -29,12 +29,10 @@ summary, and result.json gets "tampered": [PATH, ...]; a run that changed
 nothing has no such key.
 """
 
-import os
 import sys
 
-PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ROOT_GRADER = os.path.join(PROJECT, os.pardir, os.pardir, "grader")
-sys.path[:0] = [p for p in (ROOT_GRADER, PROJECT) if p not in sys.path]   # the SDK's grader/, tq
+if not __package__:                 # run as a script: sdk_path finds the SDK and tq
+    import sdk_path  # noqa: F401
 
 from arh_grader.commands import local  # noqa: E402  (the SDK's command)
 

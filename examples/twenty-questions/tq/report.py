@@ -27,12 +27,10 @@ twenty questions, or holds other rounds than the one it is compared with
 message on stderr names the files and what is wrong.
 """
 
-import os
 import sys
 
-PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ROOT_GRADER = os.path.join(PROJECT, os.pardir, os.pardir, "grader")
-sys.path[:0] = [p for p in (ROOT_GRADER, PROJECT) if p not in sys.path]   # the SDK's grader/, tq
+if not __package__:                 # run as a script: sdk_path finds the SDK and tq
+    import sdk_path  # noqa: F401
 
 from arh_grader.commands import report  # noqa: E402  (the SDK's command)
 

@@ -14,9 +14,8 @@ selfcheck.py), handed twenty questions and the cases below.
 import os
 import sys
 
-PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ROOT_GRADER = os.path.join(PROJECT, os.pardir, os.pardir, "grader")
-sys.path[:0] = [p for p in (ROOT_GRADER, PROJECT) if p not in sys.path]   # the SDK's grader/, tq
+if not __package__:                 # run as a script: sdk_path finds the SDK and tq
+    import sdk_path  # noqa: F401
 
 from arh_grader.commands import selfcheck  # noqa: E402  (the template's self-check)
 from arh_grader.settings import Settings  # noqa: E402
@@ -24,7 +23,7 @@ from arh_grader.settings import Settings  # noqa: E402
 from tq.plugin import PROBLEM  # noqa: E402
 
 ROUNDS = 6                  # rounds of the dev set each case plays
-TESTERS = os.path.join(PROJECT, "tests", "testers")
+TESTERS = os.path.join(PROBLEM.ROOT, "tests", "testers")
 SETTINGS = Settings(instance_timeout_s=3.0, run_timeout_s=120.0, worker_start_timeout_s=30.0)
 CASES = selfcheck.cases_in(TESTERS, (                  # tests/testers/NAME.py, its verdict
     ("baseline", "valid"),
