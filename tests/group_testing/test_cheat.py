@@ -15,7 +15,7 @@ from support import problem
 from arh_grader.commands import selfcheck
 from group_testing import selfcheck_cases
 
-THREADS = 4                 # battery cases run at once
+THREADS = 8                 # battery runs at once (a case on each set)
 # a number standing alone: not part of a word, a path or a longer number
 NUMBER = re.compile(r"(?<![\w.\-])-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?(?![\w.])")
 # where a number is public: a source line, a position in the answer, the range
@@ -52,14 +52,20 @@ class MessageLeakTest(unittest.TestCase):
         sets = {"sample": items, "mirrored": [mirrored(item) for item in items]}
         workdir = support.tmpdir(self)
 
-        def run(case):
-            tester = selfcheck.place(case, items=items, folder=os.path.join(workdir, case.name))
-            return case.name, {key: selfcheck.evaluate(
-                case, problem=support.PROBLEM, items=chosen, tester=tester,
-                settings=selfcheck_cases.SETTINGS)[0] for key, chosen in sets.items()}
+        testers = {case.name: selfcheck.place(case, items=items,
+                                              folder=os.path.join(workdir, case.name))
+                   for case in cases}          # one file a case: its messages name it
 
+        def run(case, key):
+            return selfcheck.evaluate(case, problem=support.PROBLEM, items=sets[key],
+                                      tester=testers[case.name],
+                                      settings=selfcheck_cases.SETTINGS)[0]
+
+        pairs = [(case, key) for case in cases for key in sets]   # a case's hang waits twice
         with concurrent.futures.ThreadPoolExecutor(THREADS) as pool:
-            runs = list(pool.map(run, cases))
+            done = dict(zip([(case.name, key) for case, key in pairs],
+                            pool.map(lambda pair: run(*pair), pairs)))
+        runs = [(case.name, {key: done[case.name, key] for key in sets}) for case in cases]
         for case, (name, results) in zip(cases, runs):
             with self.subTest(case=name, instances="sample", verdict=case.expected):
                 got, detail = selfcheck.verdict(support.PROBLEM, [results["sample"]])
