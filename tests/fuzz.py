@@ -1,8 +1,9 @@
 """Raw-socket tools for the hostile-input tests: request bytes, replies
 parsed from the wire, one exchange on a connection of its own or a kept-alive
-one, the tables of malformed request parts both fuzzes draw from, and the
-worker's fuzz (WorkerFuzz), which any worker on the template is sent, its
-/solve bodies given by the test."""
+one, the tables of malformed request parts both fuzzes draw from, the
+/solve faults every worker on the template answers alike
+(template_bad_solves), and the worker's fuzz (WorkerFuzz), which any worker
+on the template is sent, its /solve bodies given by the test."""
 
 import collections
 import socket
@@ -144,6 +145,31 @@ WORD_BYTES = bytes(b for b in range(33, 256) if not chr(b).isspace())
 
 
 # ---- a worker's fuzz cases -------------------------------------------------
+
+def template_bad_solves(solve_body):
+    """The /solve faults the worker template answers alike for every
+    problem (JSON, the token, the deadline): (body, words its error must
+    hold), with `solve_body(**change)` the problem's body with the keys
+    named changed."""
+    return [
+        (b"nope", "not JSON"), (b"[]", "got []"), (b'"x"', "got 'x'"), (b"null", "got None"),
+        (b"3", "got 3"),
+        (solve_body(token=3), "token must be a string of 1 to 256 visible ASCII characters, "
+                              "got 3"),
+        (solve_body(token=None), "got None"), (solve_body(token=""), "got ''"),
+        (solve_body(token="a b"), "got 'a b'"), (solve_body(token="x" * 257), "got 'xxx"),
+        (solve_body(token="x" * 300), "got 'xxx"), (solve_body(token=["x"]), "got ['x']"),
+        (solve_body(token="\u00e9t\u00e9"), "got '\u00e9t\u00e9'"),   # visible, not ASCII
+        (solve_body(token="abc", deadline=0), "deadline must be a number of seconds in "
+                                              "(0, 86400], got 0"),
+        (solve_body(token="abc", deadline=-1.5), "got -1.5"),
+        (solve_body(token="abc", deadline="10"), "got '10'"),
+        (solve_body(token="abc", deadline=True), "got True"),
+        (solve_body(token="abc", deadline=86401), "got 86401"),
+        (b"[" * 5000 + b"]" * 5000, "bad request: "),     # deep: not JSON, or not an object
+        (b'{"token": [' * 1200 + b"]}" * 1200, "bad request: "),
+    ]
+
 
 class WorkerFuzz:
     """Draws a worker's fuzz cases from a seeded generator: none of them may
