@@ -81,8 +81,9 @@ def in_child(function, *args):
 
 
 def reply_bytes(answer):
-    """An answer's bytes on the wire: bytes as they are, else canonical JSON."""
-    return answer if isinstance(answer, bytes) else canonical(answer).encode()
+    """An answer's bytes on the wire, as a session sends them: bytes as they
+    are, else canonical JSON."""
+    return answer if type(answer) is bytes else canonical(answer)
 
 
 # ---- round trips: raw, floor and through the harness, side by side ---------

@@ -66,6 +66,11 @@ class BenchTest(unittest.TestCase):
             self.assertGreaterEqual(figures["%s_rtt_p95_us" % kind],
                                     figures["%s_rtt_median_us" % kind])
 
+    def test_an_answer_is_sent_as_the_session_sends_it(self):
+        self.assertEqual(benchmark.reply_bytes({"yes": True, "a": [1]}), b'{"a":[1],"yes":true}')
+        self.assertEqual(benchmark.reply_bytes(b'{"positive":true}'), b'{"positive":true}')
+        self.assertEqual(benchmark.reply_bytes(None), b"null")
+
     def test_bad_options_and_a_problem_without_a_bench_are_refused_by_name(self):
         for argv, words in ((["--size", "0"], "--size in 1..512; got 5000, 500 and 0"),
                             (["--size", "513"], "--size in 1..512; got 5000, 500 and 513"),
