@@ -15,7 +15,8 @@ as one more module, so that one command covers both problems.
 
 Each module runs as `python3 -m unittest discover -s FOLDER -p
 <module>.py`, with tests/ and each layer on PYTHONPATH, in a process of
-its own, JOBS at a time. What a module prints is shown as
+its own, JOBS at a time, on this Python in a virtual environment with no
+packages (CLEAN). What a module prints is shown as
 it ends: its own lines and, for a failing module, its failures in full;
 then one summary as unittest's, and the status is 1 when a test failed or
 erred, or a module ended without a summary. Standard library only.
@@ -32,6 +33,8 @@ import sys
 import tempfile
 import threading
 import time
+import venv
+import zlib
 
 if sys.version_info < (3, 11):      # one line, as every command says it
     sys.exit("the grader needs Python 3.11 or newer; this is Python %s"
@@ -49,6 +52,13 @@ EXAMPLES = (os.path.join(ROOT, "examples", "twenty-questions", "tests"),)   # a 
 # a version: the modules run with writing allowed, whatever
 # PYTHONDONTWRITEBYTECODE says, or each of them would compile all it imports.
 CACHE = os.path.join(tempfile.gettempdir(), "group-testing-tests-pycache")
+# The Python every module runs on: this one, in a virtual environment with no
+# packages, so that the tests and every Python they start see the standard
+# library alone, as the containers do: a package or a .pth file this
+# machine's site-packages holds is neither imported at each start (a .pth
+# that imports a package costs each Python tens of milliseconds, hundreds of
+# times a run) nor there for the code to lean on.
+CLEAN = os.path.join(tempfile.gettempdir(), "group-testing-tests-python")
 JOBS = 3                  # processes at a time: the CI machine's 2 cores, and one more for
                           # the modules that wait out deadlines (a third of their time)
 MODULE_TIMEOUT = 1800     # seconds a module may take before it is stopped: a hang, never load
@@ -109,12 +119,36 @@ def forget_gone(cache=CACHE):
             shutil.rmtree(os.path.join(mirrored, name), ignore_errors=True)
 
 
-def run_module(name):
-    """(seconds, status, output) of one module in a process of its own."""
+def clean_python(folder=CLEAN):
+    """The path of this interpreter in a package-free virtual environment
+    under `folder`, one per interpreter, made the first time (in a folder of
+    its own, then renamed into place, so that runs at once share it)."""
+    real = os.path.realpath(sys.executable)
+    home = os.path.join(folder, "%d.%d-%08x" % (*sys.version_info[:2],
+                                               zlib.crc32(real.encode())))
+    python = os.path.join(home, "bin", "python3")
+    if os.path.realpath(python) != real:
+        os.makedirs(folder, exist_ok=True)
+        made = tempfile.mkdtemp(dir=folder)
+        venv.create(made, symlinks=True, with_pip=False)
+        try:
+            os.rename(made, home)
+        except OSError:
+            if os.path.realpath(python) == real:    # another run made it first
+                shutil.rmtree(made, ignore_errors=True)
+            else:                                   # a broken one is in the way
+                shutil.rmtree(home, ignore_errors=True)
+                os.rename(made, home)
+    return python
+
+
+def run_module(name, python=sys.executable):
+    """(seconds, status, output) of one module in a process of its own,
+    run by `python`."""
     started = time.monotonic()
     folder = modules()[name]
     path = os.pathsep.join([HERE] + [os.path.join(HERE, other) for other in LAYERS])
-    proc = subprocess.Popen([sys.executable, "-m", "unittest", "discover", "-s",
+    proc = subprocess.Popen([python, "-m", "unittest", "discover", "-s",
                              folder, "-p", name + ".py"], cwd=ROOT,
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, start_new_session=True,
@@ -159,6 +193,7 @@ def main(argv=None):
     if args.quick:
         names = [n for n in names if n not in SLOW]
     forget_gone()
+    python = clean_python()
     queue = ordered(names)
     lock = threading.Lock()
     done = []
@@ -169,7 +204,7 @@ def main(argv=None):
                 if not queue:
                     return
                 name = queue.pop(0)
-            seconds, status, output = run_module(name)
+            seconds, status, output = run_module(name, python)
             found = counts(output)
             with lock:
                 done.append((name, seconds, status, found))
