@@ -47,7 +47,7 @@ SMALLER = [  # (words of a command, options added to it): the same, on less
     ("grader/headroom.py", ["--count", "20"]),
     ("grader/betting_table.py", ["--runs", "5", "--count", "100"]),   # test_betting: its rows
     ("grader/sprt.py --characteristics", ["--runs", "50"]),
-    ("--seed chain-real", ["--max-comparisons", "20"]),   # test_chain: its decision
+    ("--seed chain/0/strongest", ["--max-comparisons", "20"]),   # test_chain: its decision
 ]
 KEYS = {  # words of a command: keys its stdout holds
     "grader/local.py": ("status", "kind", "relative_tests", "information_floor",
