@@ -44,10 +44,10 @@ SMALLER = [  # (words of a command, options added to it): the same, on less
     ("grader/bench.py", ["--requests", "100", "--instances", "5"]),
     ("--items set500.jsonl", ["--limit", "20"]),
     ("grader/fit.py", ["--sets", "2"]),
-    ("grader/headroom.py", ["--count", "20"]),
-    ("grader/betting_table.py", ["--runs", "5", "--count", "100"]),   # test_betting: its rows
-    ("grader/sprt.py --characteristics", ["--runs", "50"]),
-    ("--seed chain/0/strongest", ["--max-comparisons", "20"]),   # test_chain: its decision
+    ("grader/headroom.py", ["--count", "5"]),
+    ("grader/betting_table.py", ["--runs", "2", "--count", "50"]),   # test_betting: its rows
+    ("grader/sprt.py --characteristics", ["--runs", "10"]),
+    ("--seed chain/0/strongest", ["--max-comparisons", "5"]),   # test_chain: its decision
 ]
 KEYS = {  # words of a command: keys its stdout holds
     "grader/local.py": ("status", "kind", "relative_tests", "information_floor",
