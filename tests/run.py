@@ -10,7 +10,7 @@ importing nothing of either problem; group_testing/, the problem's
 modules; end_to_end/, whole runs through the commands, the containers and
 the documents. Beside them: support.py, the fixtures every layer shares;
 testers/ and workers/, the tester and worker files the tests run. The
-modules of twenty questions' own tests (EXAMPLES) run beside them, each
+modules of the other problems' own tests (EXAMPLES) run beside them, each
 as one more module, so that one command covers both problems.
 
 Each module runs as `python3 -m unittest discover -s FOLDER -p
@@ -43,7 +43,8 @@ if sys.version_info < (3, 11):      # one line, as every command says it
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 LAYERS = ("sdk", "group_testing", "end_to_end")     # the folders of test modules
-EXAMPLES = (os.path.join(ROOT, "examples", "twenty-questions", "tests"),)   # a problem's own
+EXAMPLES = tuple(os.path.join(ROOT, "examples", name, "tests")       # each problem's own
+                 for name in ("twenty-questions", "algotune-graph-isomorphism"))
 # Where the modules' Pythons keep their compiled files, outside the tree: a
 # run's check of the tree (arh_grader/integrity.py) then never sees the .pyc
 # another Python writes there meanwhile, such as the other version's suite.
@@ -77,7 +78,7 @@ SECONDS = {               # what each module took in a full run, JOBS at a time:
     "test_hostile_worker_template": 3, "test_instances": 3, "test_tq_bound": 3,
     "test_doc_figures_sequential": 2, "test_hostile_worker": 2, "test_problem": 2,
     "test_betting_rules": 1, "test_constant_time": 1, "test_defaults": 1,
-    "test_doc_figures_constants": 1, "test_doc_figures_settings": 1, "test_docker_files": 1,
+    "test_doc_figures_constants": 1, "test_gi_task": 1, "test_gi_worker": 1, "test_doc_figures_settings": 1, "test_docker_files": 1,
     "test_oracle": 1, "test_picture": 1, "test_policy": 1, "test_result_space": 1,
     "test_result_space_engine": 1, "test_runner": 1, "test_sandbox": 1,
     "test_seam_problem": 1, "test_seam_problem_class": 1, "test_seam_sdk_tests": 1,

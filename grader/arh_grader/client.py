@@ -54,11 +54,12 @@ class _Late(Exception):
 
 
 class WorkerClient:
-    def __init__(self, url):
+    def __init__(self, url, *, max_response=MAX_RESPONSE):
         parts = urllib.parse.urlsplit(url)
         if parts.scheme != "http" or not parts.hostname:
             raise ValueError("worker URL must be http://HOST:PORT, got %r" % (url,))
         self.url = url
+        self.max_response = max_response    # bytes of a reply's body read at most
         self.host, self.port = parts.hostname, parts.port or 80
         self.contract = CONTRACT    # both sides' version: the worker's, once healthy
 
@@ -137,7 +138,7 @@ class WorkerClient:
         try:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             _send(sock, head + b"\r\n" + (body or b""), deadline)
-            return _read_reply(sock, deadline)
+            return _read_reply(sock, deadline, self.max_response)
         finally:
             sock.close()
 
@@ -184,7 +185,7 @@ def _recv(sock, deadline):
         raise _Broken("the connection failed mid-reply: %s" % (e.strerror or e)) from None
 
 
-def _read_reply(sock, deadline):
+def _read_reply(sock, deadline, limit=MAX_RESPONSE):
     """(status, body) of the one reply on `sock`, read by `deadline`. The
     body is Content-Length bytes, or runs to the connection's end; a
     chunked body is refused (the request asked to close, which needs none)."""
@@ -206,10 +207,10 @@ def _read_reply(sock, deadline):
     status = _STATUS_LINE.fullmatch(lines[0])
     if status is None:
         raise _Broken("the reply is not HTTP/1.x: its first line is %s" % _show(lines[0]))
-    length = _content_length(lines[1:])
+    length = _content_length(lines[1:], limit)
     body = data[end + 4:]
     while length is None or len(body) < length:
-        if len(body) > MAX_RESPONSE:
+        if len(body) > limit:
             break
         chunk = _recv(sock, deadline)
         if not chunk:
@@ -217,14 +218,14 @@ def _read_reply(sock, deadline):
                 break
             raise _Broken("the reply was cut short: %d of %d body bytes" % (len(body), length))
         body += chunk
-    if len(body) > MAX_RESPONSE:
-        raise _Oversize("the worker's reply is over %d bytes" % MAX_RESPONSE)
+    if len(body) > limit:
+        raise _Oversize("the worker's reply is over %d bytes" % limit)
     return int(status.group(1)), body[:length]
 
 
-def _content_length(lines):
+def _content_length(lines, limit=MAX_RESPONSE):
     """The Content-Length of a reply's header lines, or None; _Broken for
-    one that is malformed, repeated or over MAX_RESPONSE, or a chunked body."""
+    one that is malformed, repeated or over `limit`, or a chunked body."""
     found = []
     for line in lines:
         name, colon, value = line.partition(b":")
@@ -243,9 +244,9 @@ def _content_length(lines):
     text = found[0]
     if not text.isdigit() or not text.isascii():
         raise _Broken("the reply's Content-Length is not a number: %s" % _show(text))
-    if len(text) > 9 or int(text) > MAX_RESPONSE:
+    if len(text) > 9 or int(text) > limit:
         raise _Oversize("the worker's reply is %s bytes; at most %d"
-                        % (text[:20].decode("ascii"), MAX_RESPONSE))
+                        % (text[:20].decode("ascii"), limit))
     return int(text)
 
 

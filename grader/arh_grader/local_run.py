@@ -155,9 +155,9 @@ def evaluate_local(items, *, tester, settings, transcripts=None, progress=None,
                 return engine.summarize(problem, [], Failure("no_answer", str(e)))
             except Failure as failure:
                 return engine.summarize(problem, [], failure)
-            return engine.evaluate(items, problem=problem, oracle=oracle,
-                                   worker=WorkerClient(url), settings=settings,
-                                   transcripts=transcripts, progress=progress, indexes=indexes)
+            return problem.evaluate(items, oracle=oracle, worker=WorkerClient(url),
+                                    settings=settings, transcripts=transcripts,
+                                    progress=progress, indexes=indexes)
         finally:
             if proc is not None:
                 stop_worker(proc)

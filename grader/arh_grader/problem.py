@@ -78,6 +78,8 @@ class Problem(abc.ABC):
 
         request(item)                 the /solve request's fields: {}
         judge(item, answer, session)  a Failure for a bad answer, or None: None
+        evaluate(items, oracle=, worker=, settings=, ...)
+                                      a whole run's result: engine.evaluate's
         policy(item)                  how the session counts: POLICY, session.Policy()
         session(item)                 the session's Spec, from the members above
         load_set(path)                the checked items of a set file (engine.load_set)
@@ -191,6 +193,18 @@ class Problem(abc.ABC):
     def judge(self, item, answer, session):
         """The verdict of the worker's answer: a result.Failure, or None."""
         return None
+
+    def evaluate(self, items, *, oracle, worker, settings, transcripts=None, progress=None,
+                 indexes=None):
+        """A run of `items` through `worker` (a client.WorkerClient) and a
+        started `oracle`: the result dict. By default the engine's, an
+        oracle session and a /solve for each instance (engine.evaluate). A
+        problem whose count is not the oracle's (the instructions an
+        emulator counts, say) gives its own run here, and makes its result
+        with engine.summarize, so that every command still runs it."""
+        return engine.evaluate(items, problem=self, oracle=oracle, worker=worker,
+                               settings=settings, transcripts=transcripts, progress=progress,
+                               indexes=indexes)
 
     # ---- the result and the console ----
 

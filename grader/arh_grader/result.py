@@ -7,8 +7,15 @@ import json
 import os
 
 SUBMISSION_KINDS = ("wrong", "oracle_cap", "no_answer", "schema", "timeout")
+# The submission's kinds where the grader runs the submission itself, its
+# work counted by an emulator rather than its calls by the oracle: files that
+# are not a solver, past the run's or a problem's budget, a reach outside its
+# memory, a second thread, past the wall-clock backstop, too much output, a
+# solver that raised or died.
+RUN_KINDS = ("bad_source", "over_budget", "over_item_budget", "escape", "threads",
+             "solver_timeout", "output_too_large", "solver_failed")
 PLATFORM_KINDS = ("invalid_set", "grader_error")
-KINDS = SUBMISSION_KINDS + PLATFORM_KINDS
+KINDS = SUBMISSION_KINDS + RUN_KINDS + PLATFORM_KINDS
 MESSAGE_CHARS = 8000    # characters of a message kept at most: its start and its end
 RESERVE_BYTES = 8 * 1024 * 1024   # bytes set aside for result.json before a run; a
                                   # 500-instance result takes about 0.2 MB, 10000 about 4 MB

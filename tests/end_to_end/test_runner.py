@@ -22,6 +22,7 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual(sorted(set(run.SECONDS) - set(found)), [])
         self.assertIn("test_fit", found)
         self.assertEqual(found["test_tq_rules"], run.EXAMPLES[0])
+        self.assertEqual(found["test_gi_task"], run.EXAMPLES[1])
         for name, folder in found.items():
             with self.subTest(module=name):
                 self.assertTrue(os.path.isfile(os.path.join(folder, name + ".py")))

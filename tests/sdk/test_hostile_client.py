@@ -253,5 +253,27 @@ class HostileRepliesTest(unittest.TestCase):
                 self.assertEqual(list(outcomes), [("solve", plan, kind)])
 
 
+class ReplyLimitTest(unittest.TestCase):
+    def test_a_client_reads_up_to_its_own_limit(self):
+        """A reply of 1.5 MB is `schema` for a client of the default limit
+        (1 MiB), and an answer for one given a larger max_response (a
+        problem whose worker hands over files)."""
+        server = FakeWorker()
+        threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
+                         daemon=True).start()
+        self.addCleanup(server.server_close)
+        self.addCleanup(server.shutdown)
+        self.addCleanup(server.stop.set)
+        body = b'{"answer":"%s"}' % (b"x" * 1_500_000)
+        server.plan = ("send", reply(body))
+        url = "http://127.0.0.1:%d" % server.server_address[1]
+        with self.assertRaises(Failure) as caught:
+            WorkerClient(url).solve({"token": "t"}, timeout=5)
+        self.assertEqual(caught.exception.kind, "schema")
+        self.assertIn("at most 1048576", caught.exception.message)
+        got = WorkerClient(url, max_response=2 << 20).solve({"token": "t"}, timeout=5)
+        self.assertEqual(got, "x" * 1_500_000)
+
+
 if __name__ == "__main__":
     unittest.main()

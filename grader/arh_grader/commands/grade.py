@@ -33,11 +33,11 @@ def main(problem, argv=None, *, doc=None):
     def evaluate_with(items, settings, indexes):
         with engine.serving(settings=settings, record=bool(args.transcripts),
                             host=args.oracle_host, port=args.oracle_port) as oracle:
-            return engine.evaluate(items, problem=problem, oracle=oracle,
-                                   worker=WorkerClient(args.worker), settings=settings,
-                                   transcripts=args.transcripts, indexes=indexes,
-                                   progress=engine.progress_printer(len(items),
-                                                                    key=problem.SCORE))
+            return problem.evaluate(items, oracle=oracle, worker=WorkerClient(args.worker),
+                                    settings=settings, transcripts=args.transcripts,
+                                    indexes=indexes,
+                                    progress=engine.progress_printer(len(items),
+                                                                     key=problem.SCORE))
 
     try:
         result, path = engine.run(args, problem=problem, evaluate_with=evaluate_with)
