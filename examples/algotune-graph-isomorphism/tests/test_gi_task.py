@@ -85,6 +85,15 @@ class RulesTest(unittest.TestCase):
                     rules.check_instance(bad)
                 self.assertIn(named, str(caught.exception))
 
+    def test_the_sample_is_the_sample_seed_s_draw(self):
+        with open(gi_support.PROJECT + "/sample/items.jsonl", encoding="utf-8") as f:
+            lines = [json.loads(line) for line in f]
+        self.assertEqual(len(lines), sets.SAMPLE_COUNT)
+        self.assertEqual([{"n": x["n"], "seed": x["seed"]} for x in lines],
+                         sets.draw(sets.SAMPLE_COUNT, sets.SAMPLE_SEED))
+        for line in lines:
+            rules.check_instance(line)
+
     def test_the_score_and_the_run_s_cap(self):
         self.assertEqual(rules.score(24, 100, 240, 2640), 1.0)
         items = [{"instructions": 1000}, {"instructions": 3000}]
