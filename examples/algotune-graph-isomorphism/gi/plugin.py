@@ -106,7 +106,8 @@ class GraphIsomorphism(Problem):
         try:
             files = self.files(worker, oracle, settings)
             problems = [task.generate_problem(item["n"], item["seed"]) for item in items]
-            run = emulator.run(files, problems, cap=rules.run_cap(items),
+            cap = rules.run_cap(items)        # the plugin ends any one item past it,
+            run = emulator.run(files, problems, cap=cap,    # this ends the whole run past it
                                timeout_s=settings.run_timeout_s)
             imported = run.import_instructions
             wrong = None
@@ -124,10 +125,9 @@ class GraphIsomorphism(Problem):
                     wrong = k
                 if progress:
                     progress(indexes[k], entry)
-            if run.kind is None and imported + sum(run.counts) > rules.run_cap(items):
+            if run.kind is None and imported + sum(run.counts) > cap:
                 raise Failure("over_budget", "the solver took %d instructions in all, over the "
-                              "run's cap of %d" % (imported + sum(run.counts),
-                                                   rules.run_cap(items)))
+                              "run's cap of %d" % (imported + sum(run.counts), cap))
             if run.kind is not None:
                 at = len(run.counts)
                 raise Failure(run.kind, run.message, indexes[at] if at < len(items) else None)
