@@ -1,9 +1,9 @@
 """The template's seam is one class, arh_grader.Problem, seen across the
 tree: every problem object in it is one (group testing's plug-in, twenty
-questions' and the SDK tests' toy), group testing's sessions carry its
-rules, and its console figures hold no verdict line, which is the
-engine's. The class itself on the toy problem (its members, its
-docstring's example, the engine's verdict lines):
+questions', graph isomorphism's and the SDK tests' toy), group testing's
+sessions carry its rules, and its console figures hold no verdict line,
+which is the engine's. The class itself on the toy problem (its members,
+its docstring's example, the engine's verdict lines):
 tests/sdk/test_seam_problem_class.py. Who imports whom across the seam:
 test_seam_imports.py."""
 
@@ -22,6 +22,7 @@ from group_testing import plugin
 
 GRADER = os.path.join(support.ROOT, "grader")
 TQ = os.path.join(support.ROOT, "examples", "twenty-questions")
+GI = os.path.join(support.ROOT, "examples", "algotune-graph-isomorphism")
 
 PROBLEMS = """
 import json, sys
@@ -53,10 +54,12 @@ class ProblemTest(unittest.TestCase):
         files = sorted(p for top in ("grader", "examples", "tests")
                        for p in module_level_problems(os.path.join(support.ROOT, top)))
         self.assertEqual(files, [
+            "examples/algotune-graph-isomorphism/gi/plugin.py",
             "examples/twenty-questions/tq/plugin.py", "grader/group_testing/plugin.py",
             "tests/sdk/toy.py"])
         for modules, path in ((["group_testing.plugin"], [GRADER]),
                               (["tq.plugin"], [TQ, GRADER]),
+                              (["gi.plugin"], [GI, GRADER]),
                               (["toy"], [os.path.join(support.ROOT, "tests", "sdk"),
                                          os.path.join(support.ROOT, "tests"), GRADER])):
             done = subprocess.run([sys.executable, "-c", PROBLEMS, ",".join(modules), *path],
