@@ -165,7 +165,7 @@ def load_set(path, *, problem):
 
 def run(argv, *, problem, evaluate_with, settings=None):
     """Shared by the grading commands: set aside the result's space
-    (result.reserve), load the set (argv.items), keep the instances chosen
+    (result.reserve), load the set (problem.load_set(argv.items)), keep the instances chosen
     by argv.limit or argv.only, call `evaluate_with(items, settings,
     indexes)`, `settings` (default: problem.settings(), read here) with
     argv.instance_timeout in it, and write argv.out/result.json into that space; (result,
@@ -181,7 +181,7 @@ def run(argv, *, problem, evaluate_with, settings=None):
         cannot_write(path, e)
     try:
         try:
-            items = load_set(argv.items, problem=problem)
+            items = problem.load_set(argv.items)
             indexes = list(range(len(items)))
             if argv.limit is not None:
                 indexes = indexes[:argv.limit]

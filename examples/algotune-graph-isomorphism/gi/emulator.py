@@ -40,6 +40,8 @@ import signal
 import subprocess
 import time
 
+from arh_grader import sandbox
+
 from gi import tree
 
 RUN_DIR = tree.HOME + "/run"              # driver.py, problem.json, src/
@@ -59,6 +61,18 @@ ENVIRONMENT = {                           # the guest's whole environment
     "NUMEXPR_NUM_THREADS": "1",
 }
 PLUGIN_KINDS = ("over_budget", "threads", "escape")
+LAUNCHERS = ("env", "unshare", "setpriv", "setarch", tree.QEMU)   # the command's programs
+
+
+def walls():
+    """The Landlock walls the emulator runs in (arh_grader.sandbox.Walls):
+    it reads the tree, the plugin, RUN_DIR, the programs of its command,
+    /proc (the plugin's procguard keeps the guest off it) and the system's
+    libraries, writes nothing, and connects nowhere. A solver that looks
+    for the set or the grader's files on the disk is refused (EACCES)."""
+    programs = [shutil.which(name) for name in LAUNCHERS]
+    return sandbox.Walls(readable=[tree.TREE, tree.PLUGIN, RUN_DIR, "/proc"]
+                         + [p for p in programs if p], bind=False)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -83,7 +97,7 @@ def command(*, cap=None, memory_check=True):
         plugin += ",cap=%d" % cap
     cmd = ["env", "-i"] + ["%s=%s" % kv for kv in sorted(ENVIRONMENT.items())]
     if os.geteuid() == 0:
-        cmd += ["unshare", "--pid", "--fork", "--mount-proc",
+        cmd += ["unshare", "--pid", "--fork",
                 "setpriv", "--reuid=%d" % GUEST_UID, "--regid=%d" % GUEST_UID, "--clear-groups"]
     cmd += ["setarch", "x86_64", "-R",
             tree.QEMU, "-cpu", tree.CPU, "-r", "6.1.0",
@@ -123,8 +137,9 @@ def _write_problem(problem):
     os.replace(tmp, PROBLEM_FILE)
 
 
-def _child_fds(frame_r, report_w, answer_w):
-    def place():                          # in the child: fds 3, 4, 5
+def _child_fds(frame_r, report_w, answer_w, wall):
+    def place():                          # in the child: the walls, then fds 3, 4, 5
+        wall.enter()
         for i, fd in enumerate((frame_r, report_w, answer_w)):
             os.dup2(fd, 100 + i)
         for i in range(3):
@@ -323,12 +338,14 @@ def _run_locked(problems, cap, timeout_s, memory_check):
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
     proc = None
+    wall = walls()
     try:
         proc = subprocess.Popen(
             command(cap=cap, memory_check=memory_check), cwd=SOLVER_DIR,
             stdin=subprocess.DEVNULL, stdout=out_w, stderr=err_w, close_fds=True,
-            pass_fds=(3, 4, 5), start_new_session=True,
-            preexec_fn=_child_fds(frame_r, report_w, answer_w))
+            pass_fds=(3, 4, 5) + wall.fds, start_new_session=True,
+            preexec_fn=_child_fds(frame_r, report_w, answer_w, wall))
+        wall.close()
         for fd in (frame_r, report_w, answer_w, out_w, err_w):
             os.close(fd)
         frame_r = report_w = answer_w = out_w = err_w = None
@@ -346,6 +363,7 @@ def _run_locked(problems, cap, timeout_s, memory_check):
                    import_instructions=imported, counts=tuple(counts), answers=tuple(answers),
                    seconds=round(time.monotonic() - t0, 3))
     finally:
+        wall.close()
         if proc is not None:
             try:
                 os.killpg(proc.pid, signal.SIGKILL)

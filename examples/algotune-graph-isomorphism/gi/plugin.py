@@ -29,6 +29,7 @@ PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROOT = os.path.dirname(os.path.dirname(PROJECT))      # the repository, in a checkout
 MEASURE_CAP = 10 ** 12          # instructions a measuring run may take
 MEASURE_TIMEOUT_S = 7200        # seconds it may take
+SET_SIZE = "set_size"           # the key load_set adds: the problems of the item's set
 
 
 class GraphIsomorphism(Problem):
@@ -68,6 +69,13 @@ class GraphIsomorphism(Problem):
         """Never called: evaluate makes the entries (entry_of)."""
         raise NotImplementedError("graph isomorphism's entries come from its emulated run")
 
+    def load_set(self, path):
+        """The set's items, each with SET_SIZE, the number of the set's
+        problems: a problem's score shares the import among them as its ref
+        does, whichever of them a run takes (--limit, --only)."""
+        items = super().load_set(path)
+        return [dict(item, **{SET_SIZE: len(items)}) for item in items]
+
     def entry_of(self, index, item, work, imported, problems):
         return {"index": index, "n": item["n"], "seed": item["seed"], "instructions": work,
                 "ref": item["instructions"],
@@ -106,13 +114,14 @@ class GraphIsomorphism(Problem):
         try:
             files = self.files(worker, oracle, settings)
             problems = [task.generate_problem(item["n"], item["seed"]) for item in items]
-            cap = rules.run_cap(items)        # the plugin ends any one item past it,
-            run = emulator.run(files, problems, cap=cap,    # this ends the whole run past it
-                               timeout_s=settings.run_timeout_s)
+            size = items[0].get(SET_SIZE, len(items)) if items else 1   # a list
+            cap = rules.run_cap(items, size)        # not from load_set is a set of its own
+            run = emulator.run(files, problems, cap=cap,    # the plugin's stop for any one
+                               timeout_s=settings.run_timeout_s)   # item, and the run's
             imported = run.import_instructions
             wrong = None
             for k, work in enumerate(run.counts):
-                entry = self.entry_of(indexes[k], items[k], work, imported, len(items))
+                entry = self.entry_of(indexes[k], items[k], work, imported, size)
                 entries.append(entry)
                 if entry["score"] > rules.ITEM_FACTOR:
                     entry["kind"] = "over_item_budget"

@@ -11,7 +11,9 @@ work. Problem i scores
 
 its instructions with an even share of the import, over the incumbent's
 measured the same way, so the incumbent scores exactly 1.0 on every
-problem; instruction_ratio is the mean, lower being better.
+problem; instruction_ratio is the mean, lower being better. N is the
+set's, whichever of its problems a run takes (--limit, --only): the share
+of the import is the one the refs were measured with.
 """
 
 import base64
@@ -42,11 +44,11 @@ def check_instance(item):
         raise ValueError("instructions must be a positive integer, got %r" % (ref,))
 
 
-def run_cap(items):
-    """The instructions a run may take in all: CAP_SLACK plus ITEM_FACTOR
-    times the incumbent's whole count (its import and every problem, the
-    refs' sum over the number of problems)."""
-    return CAP_SLACK + ITEM_FACTOR * sum(item["instructions"] for item in items) // len(items)
+def run_cap(items, problems):
+    """The instructions a run of `items` may take in all: CAP_SLACK plus
+    ITEM_FACTOR times the incumbent's count on them (each problem and its
+    share of the import: the refs' sum over the set's number of problems)."""
+    return CAP_SLACK + ITEM_FACTOR * sum(item["instructions"] for item in items) // problems
 
 
 def score(problems, work, imported, ref):

@@ -1,0 +1,134 @@
+"""Graph isomorphism's emulated runs: the counterfeits of tests/solvers/
+each get their kind from the counting emulator (gi/emulator.py) or from
+the local run, the same solver counts the same instructions twice, and the
+local run scores the incumbent exactly 1.0 on the sample, whichever of its
+problems it takes, in byte-identical result.json files.
+
+They need the guest tree (python3 gi/setup.py) and Debian's qemu-user, and
+take about ten seconds a run, so they are not in the suite: .ci/emulated.sh
+builds the tree and runs them (python3 -m unittest discover -s
+examples/algotune-graph-isomorphism/tests/emulated)."""
+
+import json
+import os
+import subprocess
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import gi_support  # noqa: E402
+from gi import emulator, plugin, task, tree  # noqa: E402
+
+PROBLEM = task.generate_problem(140, 0)   # in no set: a counterfeit cannot meet it by chance
+CAP = 10 ** 11                            # instructions: no honest item comes near
+TIMEOUT_S = 600                           # seconds: a backstop, never reached but by `sleeps`
+SLEEP_TIMEOUT_S = 30                      # seconds the sleeping counterfeit is given
+LOCAL = os.path.join(gi_support.PROJECT, "gi", "local.py")
+
+
+def files(name):
+    """{file: bytes} of the solver folder tests/solvers/<name>/."""
+    folder, found = os.path.join(gi_support.TESTS, "solvers", name), {}
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".py"):
+            with open(os.path.join(folder, name), "rb") as f:
+                found[name] = f.read()
+    return found
+
+
+def incumbent():
+    with open(os.path.join(gi_support.PROJECT, "src", "solver.py"), "rb") as f:
+        return {"solver.py": f.read()}
+
+
+def local(case, *args):
+    """result.json of gi/local.py run with `args`, and its bytes."""
+    out = gi_support.tmpdir(case)
+    done = subprocess.run([sys.executable, LOCAL, "--out", out, *args], capture_output=True,
+                          text=True, timeout=TIMEOUT_S, cwd=gi_support.PROJECT)
+    with open(os.path.join(out, "result.json"), "rb") as f:
+        data = f.read()
+    return json.loads(data), data, done
+
+
+@unittest.skipUnless(os.path.exists(tree.MANIFEST), "the guest tree is not built: gi/setup.py")
+class CounterfeitTest(unittest.TestCase):
+    def test_each_counterfeit_gets_its_kind_from_the_emulator(self):
+        cases = {"thread": ("threads", "clone"), "far_pointer": ("escape", "memory 0x7fffffffe000"),
+                 "chatty": ("output_too_large", "stdout"), "reads_seed": ("solver_failed", "no set found")}
+        for name, (kind, words) in cases.items():
+            with self.subTest(solver=name):
+                run = emulator.run(files(name), [PROBLEM], cap=CAP, timeout_s=TIMEOUT_S)
+                self.assertEqual((run.kind, run.counts, run.answers), (kind, (), ()), run.message)
+                self.assertIn(words, run.message)
+
+    def test_the_seed_reader_works_but_for_the_walls(self):
+        """Off the emulator, the reader finds a set holding its problem and
+        answers it with no search; inside, the walls refuse the read."""
+        folder = gi_support.tmpdir(self)
+        os.chmod(folder, 0o755)
+        with open(os.path.join(folder, "items.jsonl"), "w", encoding="utf-8") as f:
+            f.write('{"n": 140, "seed": 0, "instructions": 1}\n')
+        os.chmod(os.path.join(folder, "items.jsonl"), 0o644)
+        namespace = {}
+        exec(compile(files("reads_seed")["solver.py"], "reads_seed", "exec"), namespace)
+        self.assertTrue(task.is_solution(PROBLEM, namespace["Solver"]().solve(PROBLEM)))
+        run = emulator.run(files("reads_seed"), [PROBLEM], cap=CAP, timeout_s=TIMEOUT_S)
+        self.assertEqual(run.kind, "solver_failed", run.message)
+        self.assertIn("no set found", run.message)
+
+    def test_a_sleeper_is_ended_by_the_deadline(self):
+        run = emulator.run(files("sleeps"), [PROBLEM], cap=CAP, timeout_s=SLEEP_TIMEOUT_S)
+        self.assertEqual(run.kind, "solver_timeout", run.message)
+
+    def test_the_plugin_stops_an_item_past_its_cap(self):
+        run = emulator.run(incumbent(), [PROBLEM], cap=10 ** 7, timeout_s=TIMEOUT_S)
+        self.assertEqual((run.kind, run.counts), ("over_budget", ()), run.message)
+
+    def test_a_wrong_mapping_is_wrong(self):
+        result, _, done = local(self, "--tester", os.path.join(
+            gi_support.TESTS, "solvers", "wrong", "solver.py"), "--limit", "1")
+        self.assertEqual((result["status"], result["kind"]), ("invalid", "wrong"), done.stderr)
+        self.assertIn("which is not an edge of G2", result["message"])
+
+    def test_a_problem_over_its_budget_is_over_item_budget(self):
+        folder = gi_support.tmpdir(self)
+        items = os.path.join(folder, "items.jsonl")
+        with open(items, "w", encoding="utf-8") as f:
+            f.write('{"n": 140, "seed": 0, "instructions": 1000}\n')
+        result, _, done = local(self, "--items", items)
+        self.assertEqual((result["status"], result["kind"]), ("invalid", "over_item_budget"),
+                         done.stderr)
+
+
+@unittest.skipUnless(os.path.exists(tree.MANIFEST), "the guest tree is not built: gi/setup.py")
+class CountTest(unittest.TestCase):
+    def test_the_same_solver_counts_the_same_twice(self):
+        problems = [PROBLEM, task.generate_problem(150, 7)]
+        first, second = (emulator.run(incumbent(), problems, cap=CAP, timeout_s=TIMEOUT_S)
+                         for _ in range(2))
+        self.assertIsNone(first.kind, first.message)
+        self.assertEqual((first.environment_instructions, first.import_instructions, first.counts),
+                         (second.environment_instructions, second.import_instructions,
+                          second.counts))
+        self.assertEqual(first.answers, second.answers)
+
+    def test_the_incumbent_scores_one_on_part_of_the_sample_in_the_same_bytes(self):
+        runs = [local(self, "--limit", "2") for _ in range(2)]
+        result, data, done = runs[0]
+        self.assertEqual((result["status"], result["kind"]), ("valid", None), done.stderr)
+        self.assertEqual(result["instruction_ratio"], 1.0)
+        self.assertEqual([entry["score"] for entry in result["items"]], [1.0, 1.0])
+        self.assertEqual(data, runs[1][1])
+
+    def test_a_better_pruned_matcher_scores_clearly_below_one(self):
+        result, _, done = local(self, "--tester", os.path.join(
+            gi_support.TESTS, "solvers", "refined", "solver.py"), "--only", "3,4")
+        self.assertEqual(result["status"], "valid", done.stderr)
+        self.assertLess(result["instruction_ratio"], 0.5)
+        self.assertEqual([entry["index"] for entry in result["items"]], [3, 4])
+        self.assertEqual(plugin.PROBLEM.SCORE_NAME, "instruction_ratio")
+
+
+if __name__ == "__main__":
+    unittest.main()

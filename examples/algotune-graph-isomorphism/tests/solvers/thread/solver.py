@@ -1,0 +1,13 @@
+"""A counterfeit: does its work on a second thread, whose instructions a
+per-thread count would miss (kind: threads)."""
+
+import threading
+
+
+class Solver:
+    def solve(self, problem, **kwargs):
+        out = {}
+        worker = threading.Thread(target=lambda: out.update(mapping=list(range(problem["num_nodes"]))))
+        worker.start()
+        worker.join()
+        return out
