@@ -80,7 +80,7 @@ SECONDS = {               # what each module took in a full run, JOBS at a time:
     "test_oracle": 1, "test_problem": 1, "test_seam_problem": 1, "test_seam_sdk_tests": 1,
     "test_tq_baseline": 1, "test_tq_data": 1, "test_tq_draw": 1, "test_tq_policy": 1,
     "test_betting_rules": 1, "test_defaults": 1, "test_doc_figures_constants": 1,
-    "test_doc_figures_settings": 1, "test_docker_files": 1, "test_gi_task": 1,
+    "test_doc_figures_settings": 1, "test_docker_files": 1, "test_gi_docs": 1, "test_gi_task": 1,
     "test_picture": 1, "test_policy": 1, "test_result_space": 1,
     "test_result_space_engine": 1, "test_runner": 1, "test_sandbox": 1,
     "test_seam_problem_class": 1, "test_stopping": 1, "test_tq_evaluator": 1,
@@ -181,12 +181,13 @@ def counts(output):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("names", nargs="*", help="modules to run (default: all)")
-    parser.add_argument("--quick", action="store_true", help="only the quick tier: the modules under %d s" % QUICK_UNDER)
+    parser.add_argument("--quick", action="store_true",
+                        help="only the quick tier: the modules under %d s" % QUICK_UNDER)
     parser.add_argument("--jobs", type=int, default=JOBS, help="processes at a time")
     parser.add_argument("--times", action="store_true", help="print each module's seconds")
     args = parser.parse_args(argv)
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:   # started in the background:
-        signal.signal(signal.SIGINT, signal.default_int_handler)   # the modules get Ctrl-C's default
+        signal.signal(signal.SIGINT, signal.default_int_handler)   # Ctrl-C's default
     names = [os.path.basename(n)[:-3] if n.endswith(".py") else n for n in args.names] \
         or list(modules())
     unknown = sorted(set(names) - set(modules()))

@@ -3,9 +3,10 @@
     run({"solver.py": source}, problems, cap=10**9, timeout_s=600)
 
 starts the pinned command: qemu-x86_64 (Haswell-noTSX, uname release
-6.1.0, the guest tree of tree.py as -L, guest memory below
-GUEST_HI, where the plugin's memory check draws the line) with the counting plugin (plugin/count.c), running the tree's
-Python 3.13 on driver.py; a fixed environment (env -i); a fresh PID
+6.1.0, the guest tree of tree.py as -L, guest memory below GUEST_HI,
+where the plugin's memory check draws the line) with the counting plugin
+(plugin/count.c), running the tree's Python 3.13 on driver.py, inside
+Landlock walls (walls()); a fixed environment (env -i); a fresh PID
 namespace, so the guest's pid is the same on every run; the guest as
 user GUEST_UID, so it cannot write the tree, the plugin or this folder;
 and no address randomisation. It then feeds the driver its items, each
@@ -230,7 +231,9 @@ class _Session:
                 return ended
             if self.answer_r not in self.open or self.report_r not in self.open:
                 tag, value = self.next_report()
-                return ("escape", "a framing read the host did not feed") if tag == "r" else (tag, value)
+                if tag == "r":
+                    return "escape", "a framing read the host did not feed"
+                return tag, value
         line, _, self.answer_buf = self.answer_buf.partition(b"\n")
         return "answer", line.decode("utf-8", errors="replace")
 

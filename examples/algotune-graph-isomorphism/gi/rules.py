@@ -37,7 +37,8 @@ def check_instance(item):
                          % (sorted(item) if isinstance(item, dict) else type(item).__name__))
     n, seed, ref = item["n"], item["seed"], item["instructions"]
     if type(n) is not int or not task.N_MIN <= n <= task.N_MAX:
-        raise ValueError("n must be an integer from %d to %d, got %r" % (task.N_MIN, task.N_MAX, n))
+        raise ValueError("n must be an integer from %d to %d, got %r"
+                         % (task.N_MIN, task.N_MAX, n))
     if type(seed) is not int or seed < 0:
         raise ValueError("the seed must be a non-negative integer, got %r" % (seed,))
     if type(ref) is not int or ref <= 0:

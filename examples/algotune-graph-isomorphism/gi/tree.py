@@ -15,8 +15,8 @@ and /etc come from it), and the counting plugin at PLUGIN:
 2. They are unpacked with `dpkg -x`, the merged-/usr links are made
    (/bin, /lib, /lib64 -> usr/...), and a few files are added that the
    guest would otherwise read from the host: an empty /etc/ld.so.preload,
-   a UTC /etc/localtime, the ld.so cache, an empty OpenSSL configuration, /proc/sys/vm/overcommit_memory
-   and /sys/devices/system/cpu/possible.
+   a UTC /etc/localtime, the ld.so cache, an empty OpenSSL configuration,
+   /proc/sys/vm/overcommit_memory and /sys/devices/system/cpu/possible.
 3. The pinned cp313 wheels (downloaded with `pip download`, checked by
    sha256) are unzipped into SITE, the guest's one package folder.
 4. Every .py file is compiled under the emulator itself, with

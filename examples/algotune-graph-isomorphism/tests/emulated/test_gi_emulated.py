@@ -54,8 +54,10 @@ def local(case, *args):
 @unittest.skipUnless(os.path.exists(tree.MANIFEST), "the guest tree is not built: gi/setup.py")
 class CounterfeitTest(unittest.TestCase):
     def test_each_counterfeit_gets_its_kind_from_the_emulator(self):
-        cases = {"thread": ("threads", "clone"), "far_pointer": ("escape", "memory 0x7fffffffe000"),
-                 "chatty": ("output_too_large", "stdout"), "reads_seed": ("solver_failed", "no set found")}
+        cases = {"thread": ("threads", "clone"),
+                 "far_pointer": ("escape", "memory 0x7fffffffe000"),
+                 "chatty": ("output_too_large", "stdout"),
+                 "reads_seed": ("solver_failed", "no set found")}
         for name, (kind, words) in cases.items():
             with self.subTest(solver=name):
                 run = emulator.run(files(name), [PROBLEM], cap=CAP, timeout_s=TIMEOUT_S)

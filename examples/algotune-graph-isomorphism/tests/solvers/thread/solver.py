@@ -7,7 +7,8 @@ import threading
 class Solver:
     def solve(self, problem, **kwargs):
         out = {}
-        worker = threading.Thread(target=lambda: out.update(mapping=list(range(problem["num_nodes"]))))
+        nodes = list(range(problem["num_nodes"]))
+        worker = threading.Thread(target=lambda: out.update(mapping=nodes))
         worker.start()
         worker.join()
         return out

@@ -1,0 +1,69 @@
+"""Graph isomorphism's documents: every figure PROGRAM.md and README.md give
+of the rules is the code's (the task's numbers, the budgets, the limits on
+files and output, the emulated CPU), and README's file table is the
+folder."""
+
+import os
+import re
+import unittest
+
+import gi_support
+from gi import emulator, rules, task, tree
+
+
+def raw(name):
+    with open(os.path.join(gi_support.PROJECT, name), encoding="utf-8") as f:
+        return f.read()
+
+
+def read(name):
+    return " ".join(raw(name).split())
+
+
+def said(case, text, name="PROGRAM.md"):
+    case.assertIn(" ".join(text.split()), read(name))
+
+
+class ProgramTest(unittest.TestCase):
+    def test_the_task_s_numbers(self):
+        said(self, "(n from %d to %d), each of its possible edges present with probability %s"
+             % (task.N_MIN, task.N_MAX, task.EDGE_CHANCE))
+
+    def test_the_budgets(self):
+        said(self, "more than %s instructions plus %d times the incumbent's whole count"
+             % (format(rules.CAP_SLACK, ","), rules.ITEM_FACTOR))
+        said(self, "one problem scored over %d" % rules.ITEM_FACTOR)
+
+    def test_the_limits_and_the_emulator(self):
+        self.assertEqual((rules.MAX_BYTES, emulator.MAX_ANSWER_BYTES, emulator.MAX_OUTPUT_BYTES),
+                         (1 << 20,) * 3)
+        said(self, "(at most %d files, 1 MiB in all, `%s` among them)"
+             % (rules.MAX_FILES, rules.ENTRY))
+        said(self, "is over 1 MiB")
+        said(self, "(`qemu-x86_64`, CPU model %s, no address randomisation" % tree.CPU)
+
+    def test_every_kind_of_a_run_is_explained(self):
+        text = read("PROGRAM.md")
+        kinds = ["bad_source", "solver_failed", "solver_timeout", "output_too_large",
+                 "threads", "escape", "over_budget", "over_item_budget", "wrong"]
+        self.assertEqual(re.findall(r"^- `([a-z_]+)`:", raw("PROGRAM.md"), re.M), kinds)
+        self.assertTrue(all(kind in text for kind in emulator.PLUGIN_KINDS))
+
+
+class ReadmeTest(unittest.TestCase):
+    def test_its_file_table_is_the_folder(self):
+        table = raw("README.md").split("\n## Files\n")[1]
+        named = [path for row in table.splitlines() if row.startswith("| `")
+                 for path in re.findall(r"`([^`]+)`", row.split(" | ")[0])]
+        for path in named:
+            with self.subTest(path=path):
+                self.assertTrue(os.path.exists(os.path.join(gi_support.PROJECT, path)), path)
+        code = sorted(os.path.join(folder, name) for folder in ("gi", "plugin")
+                      for name in os.listdir(os.path.join(gi_support.PROJECT, folder))
+                      if name.endswith((".py", ".c", ".json")) and name not in (
+                          "__init__.py", "sdk_path.py"))
+        self.assertEqual(sorted(p for p in named if p.startswith(("gi/", "plugin/"))), code)
+
+
+if __name__ == "__main__":
+    unittest.main()
