@@ -97,7 +97,20 @@ class RulesTest(unittest.TestCase):
     def test_the_score_and_the_run_s_cap(self):
         self.assertEqual(rules.score(24, 100, 240, 2640), 1.0)
         items = [{"instructions": 1000}, {"instructions": 3000}]
-        self.assertEqual(rules.run_cap(items), rules.CAP_SLACK + rules.ITEM_FACTOR * 2000)
+        self.assertEqual(rules.run_cap(items, 2), rules.CAP_SLACK + rules.ITEM_FACTOR * 2000)
+        self.assertEqual(rules.run_cap(items[:1], 2), rules.CAP_SLACK + rules.ITEM_FACTOR * 500)
+
+    def test_a_loaded_set_gives_each_problem_the_set_s_size(self):
+        """A run of part of a set scores as the refs were measured: with the
+        import shared among all the set's problems."""
+        from gi import plugin
+        items = plugin.PROBLEM.load_set(plugin.PROBLEM.SAMPLE)
+        self.assertEqual({item[plugin.SET_SIZE] for item in items}, {sets.SAMPLE_COUNT})
+        item = items[0]
+        work = (item["instructions"] - 1000) // sets.SAMPLE_COUNT
+        self.assertEqual(plugin.PROBLEM.entry_of(0, item, work, 1000, item[plugin.SET_SIZE])
+                         ["score"], round((sets.SAMPLE_COUNT * work + 1000)
+                                          / item["instructions"], plugin.PROBLEM.DIGITS))
 
     def test_the_files_a_worker_hands_over(self):
         def answer(files):

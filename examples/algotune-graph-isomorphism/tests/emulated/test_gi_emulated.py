@@ -19,7 +19,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import gi_support  # noqa: E402
 from gi import emulator, plugin, task, tree  # noqa: E402
 
-PROBLEM = task.generate_problem(140, 0)   # in no set: a counterfeit cannot meet it by chance
+GIVEN = task.generate_problem(140, 0)   # in no set: a counterfeit cannot meet it by chance
 CAP = 10 ** 11                            # instructions: no honest item comes near
 TIMEOUT_S = 600                           # seconds: a backstop, never reached but by `sleeps`
 SLEEP_TIMEOUT_S = 30                      # seconds the sleeping counterfeit is given
@@ -60,7 +60,7 @@ class CounterfeitTest(unittest.TestCase):
                  "reads_seed": ("solver_failed", "no set found")}
         for name, (kind, words) in cases.items():
             with self.subTest(solver=name):
-                run = emulator.run(files(name), [PROBLEM], cap=CAP, timeout_s=TIMEOUT_S)
+                run = emulator.run(files(name), [GIVEN], cap=CAP, timeout_s=TIMEOUT_S)
                 self.assertEqual((run.kind, run.counts, run.answers), (kind, (), ()), run.message)
                 self.assertIn(words, run.message)
 
@@ -74,17 +74,17 @@ class CounterfeitTest(unittest.TestCase):
         os.chmod(os.path.join(folder, "items.jsonl"), 0o644)
         namespace = {}
         exec(compile(files("reads_seed")["solver.py"], "reads_seed", "exec"), namespace)
-        self.assertTrue(task.is_solution(PROBLEM, namespace["Solver"]().solve(PROBLEM)))
-        run = emulator.run(files("reads_seed"), [PROBLEM], cap=CAP, timeout_s=TIMEOUT_S)
+        self.assertTrue(task.is_solution(GIVEN, namespace["Solver"]().solve(GIVEN)))
+        run = emulator.run(files("reads_seed"), [GIVEN], cap=CAP, timeout_s=TIMEOUT_S)
         self.assertEqual(run.kind, "solver_failed", run.message)
         self.assertIn("no set found", run.message)
 
     def test_a_sleeper_is_ended_by_the_deadline(self):
-        run = emulator.run(files("sleeps"), [PROBLEM], cap=CAP, timeout_s=SLEEP_TIMEOUT_S)
+        run = emulator.run(files("sleeps"), [GIVEN], cap=CAP, timeout_s=SLEEP_TIMEOUT_S)
         self.assertEqual(run.kind, "solver_timeout", run.message)
 
     def test_the_plugin_stops_an_item_past_its_cap(self):
-        run = emulator.run(incumbent(), [PROBLEM], cap=10 ** 7, timeout_s=TIMEOUT_S)
+        run = emulator.run(incumbent(), [GIVEN], cap=10 ** 7, timeout_s=TIMEOUT_S)
         self.assertEqual((run.kind, run.counts), ("over_budget", ()), run.message)
 
     def test_a_wrong_mapping_is_wrong(self):
@@ -106,7 +106,7 @@ class CounterfeitTest(unittest.TestCase):
 @unittest.skipUnless(os.path.exists(tree.MANIFEST), "the guest tree is not built: gi/setup.py")
 class CountTest(unittest.TestCase):
     def test_the_same_solver_counts_the_same_twice(self):
-        problems = [PROBLEM, task.generate_problem(150, 7)]
+        problems = [GIVEN, task.generate_problem(150, 7)]
         first, second = (emulator.run(incumbent(), problems, cap=CAP, timeout_s=TIMEOUT_S)
                          for _ in range(2))
         self.assertIsNone(first.kind, first.message)
