@@ -51,10 +51,10 @@ class Commands:
 
 class CommandTest(Commands, unittest.TestCase):
     def test_the_real_testers_by_the_mean(self):
-        zeros = betting.run(betting.Settings(delta=0.05), [0.0] * 1000).comparisons
+        zeros = betting.run(betting.Settings(delta=0.1), [0.0] * 1000).comparisons
         cases = [  # challenger, incumbent, options, decision, reason, W/L/D, most comparisons
-            ("splitting vs splitting", support.SPLITTING, support.SPLITTING, ("--delta", "0.05"),
-             "reject", "reject_bound", "0/0/%d" % zeros, 150),
+            ("splitting vs splitting", support.SPLITTING, support.SPLITTING, ("--delta", "0.1"),
+             "reject", "reject_bound", "0/0/%d" % zeros, 60),
             ("calibration vs splitting", CALIBRATION, support.SPLITTING, (),
              "accept", "accept_bound", "21/1/0", 60),
             ("splitting vs calibration", support.SPLITTING, CALIBRATION, (),

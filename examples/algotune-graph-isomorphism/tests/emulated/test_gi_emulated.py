@@ -1,6 +1,7 @@
 """Graph isomorphism's emulated runs: the counterfeits of tests/solvers/
-each get their kind from the counting emulator (gi/emulator.py) or from
-the local run, the same solver counts the same instructions twice, and the
+each get their kind from the counting emulator (gi/emulator.py) and from
+the self-check (gi/selfcheck.py, through the worker and the local run),
+the same solver counts the same instructions twice, and the
 local run scores the incumbent exactly 1.0 on the sample, whichever of its
 problems it takes, in byte-identical result.json files.
 
@@ -17,13 +18,13 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import gi_support  # noqa: E402
-from gi import emulator, plugin, task, tree  # noqa: E402
+from gi import emulator, plugin, selfcheck, task, tree  # noqa: E402
 
 GIVEN = task.generate_problem(140, 0)   # in no set: a counterfeit cannot meet it by chance
 CAP = 10 ** 11                            # instructions: no honest item comes near
-TIMEOUT_S = 600                           # seconds: a backstop, never reached but by `sleeps`
-SLEEP_TIMEOUT_S = 30                      # seconds the sleeping counterfeit is given
+TIMEOUT_S = 600                           # seconds: a backstop, never reached
 LOCAL = os.path.join(gi_support.PROJECT, "gi", "local.py")
+SELFCHECK = os.path.join(gi_support.PROJECT, "gi", "selfcheck.py")
 
 
 def files(name):
@@ -79,19 +80,23 @@ class CounterfeitTest(unittest.TestCase):
         self.assertEqual(run.kind, "solver_failed", run.message)
         self.assertIn("no set found", run.message)
 
-    def test_a_sleeper_is_ended_by_the_deadline(self):
-        run = emulator.run(files("sleeps"), [GIVEN], cap=CAP, timeout_s=SLEEP_TIMEOUT_S)
-        self.assertEqual(run.kind, "solver_timeout", run.message)
-
     def test_the_plugin_stops_an_item_past_its_cap(self):
         run = emulator.run(incumbent(), [GIVEN], cap=10 ** 7, timeout_s=TIMEOUT_S)
         self.assertEqual((run.kind, run.counts), ("over_budget", ()), run.message)
 
-    def test_a_wrong_mapping_is_wrong(self):
-        result, _, done = local(self, "--tester", os.path.join(
-            gi_support.TESTS, "solvers", "wrong", "solver.py"), "--limit", "1")
-        self.assertEqual((result["status"], result["kind"]), ("invalid", "wrong"), done.stderr)
-        self.assertIn("which is not an edge of G2", result["message"])
+    def test_the_self_check_gives_every_case_its_verdict(self):
+        """gi/selfcheck.py, through the worker and the local run: the wrong
+        mapping, the sleeper and the rest, each its kind."""
+        done = subprocess.run([sys.executable, SELFCHECK], capture_output=True, text=True,
+                              timeout=3 * TIMEOUT_S, cwd=gi_support.PROJECT)
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        got = [line.split()[1:6:2] for line in done.stdout.splitlines()
+               if line.startswith("case: ")]
+        self.assertEqual(got, [[case.name, case.expected, case.expected]
+                               for case in selfcheck.CASES])
+        self.assertEqual({case.expected for case in selfcheck.CASES} - {"valid"},
+                         {"wrong", "solver_failed", "solver_timeout", "threads", "escape",
+                          "output_too_large"})
 
     def test_a_problem_over_its_budget_is_over_item_budget(self):
         folder = gi_support.tmpdir(self)
