@@ -23,7 +23,8 @@ def parser_for(problem, *, doc=None):
     parser.add_argument("--out", default=problem.OUT,
                         help="folder for result.json (default: result/)")
     parser.add_argument("--tester", default=problem.TESTER,
-                        help="the tester file the worker imports (default: src/tester.py)")
+                        help="the tester file the worker is handed (default: %s)"
+                        % os.path.relpath(problem.TESTER, problem.ROOT))
     parser.add_argument("--start-timeout", type=options.positive(float), metavar="SECONDS",
                         help="how long the worker may take to start (default: "
                              "autoresearch.toml)")
