@@ -50,6 +50,19 @@ class ProgramTest(unittest.TestCase):
         self.assertTrue(all(kind in text for kind in emulator.PLUGIN_KINDS))
 
 
+class LicencesTest(unittest.TestCase):
+    def test_every_pin_has_its_row_and_licence(self):
+        pins = tree.load_pins()
+        rows = [[cell.strip() for cell in line.strip("|").split("|")]
+                for line in raw("LICENCES.md").splitlines()[2:] if line.startswith("| `")]
+        self.assertEqual([(row[0].strip("`"), row[1]) for row in rows],
+                         [(deb[0], deb[1]) for deb in pins["debs"]]
+                         + [(wheel[0], wheel[1]) for wheel in pins["wheels"]]
+                         + [("qemu-plugin.h", pins["qemu_source"]["version"]),
+                            ("qemu-user", "Debian bookworm's")])
+        self.assertTrue(all(row[3] for row in rows), rows)
+
+
 class ReadmeTest(unittest.TestCase):
     def test_its_file_table_is_the_folder(self):
         table = raw("README.md").split("\n## Files\n")[1]
