@@ -2,7 +2,7 @@
 
     run({"solver.py": source}, problems, cap=10**9, timeout_s=600)
 
-starts the pinned command: qemu-x86_64 (Haswell-noTSX, uname release
+starts the pinned command: qemu-x86_64 (gi/qemu.py's, Haswell-noTSX, uname release
 6.1.0, the guest tree of tree.py as -L, guest memory below GUEST_HI,
 where the plugin's memory check draws the line) with the counting plugin
 (plugin/count.c), running the tree's Python 3.13 on driver.py, inside
@@ -43,7 +43,7 @@ import time
 
 from arh_grader import sandbox
 
-from gi import tree
+from gi import qemu, tree
 
 RUN_DIR = tree.HOME + "/run"              # driver.py, problem.json, src/
 SOLVER_DIR = RUN_DIR + "/src"             # the solver's files, read-only
@@ -62,7 +62,7 @@ ENVIRONMENT = {                           # the guest's whole environment
     "NUMEXPR_NUM_THREADS": "1",
 }
 PLUGIN_KINDS = ("over_budget", "threads", "escape")
-LAUNCHERS = ("env", "unshare", "setpriv", "setarch", tree.QEMU)   # the command's programs
+LAUNCHERS = ("env", "unshare", "setpriv", "setarch")   # the command's programs beside qemu
 
 
 def walls():
@@ -72,7 +72,7 @@ def walls():
     libraries, writes nothing, and connects nowhere. A solver that looks
     for the set or the grader's files on the disk is refused (EACCES)."""
     programs = [shutil.which(name) for name in LAUNCHERS]
-    return sandbox.Walls(readable=[tree.TREE, tree.PLUGIN, RUN_DIR, "/proc"]
+    return sandbox.Walls(readable=[tree.TREE, tree.PLUGIN, qemu.ROOT, RUN_DIR, "/proc"]
                          + [p for p in programs if p], bind=False)
 
 
@@ -101,7 +101,7 @@ def command(*, cap=None, memory_check=True):
         cmd += ["unshare", "--pid", "--fork",
                 "setpriv", "--reuid=%d" % GUEST_UID, "--regid=%d" % GUEST_UID, "--clear-groups"]
     cmd += ["setarch", "x86_64", "-R",
-            tree.QEMU, "-cpu", tree.CPU, "-r", "6.1.0",
+            *qemu.COMMAND, "-cpu", tree.CPU, "-r", "6.1.0",
             "-L", tree.TREE, "-plugin", plugin,
             tree.PYTHON, "-s", "-S", "-B", "-P", DRIVER_FILE, tree.SITE]
     return cmd

@@ -5,7 +5,7 @@ the same solver counts the same instructions twice, and the
 local run scores the incumbent exactly 1.0 on the sample, whichever of its
 problems it takes, in byte-identical result.json files.
 
-They need the guest tree (python3 gi/setup.py) and Debian's qemu-user, and
+They need the pinned emulator and guest tree (python3 gi/setup.py), and
 take about ten seconds a run, so they are not in the suite: .ci/emulated.sh
 builds the tree and runs them (python3 -m unittest discover -s
 examples/algotune-graph-isomorphism/tests/emulated)."""

@@ -1,0 +1,85 @@
+"""The pinned emulator: Debian bookworm's qemu-user and the libraries it
+links, from the pins of pins.json ("emulator"), unpacked under ROOT and run
+through their own loader, so that every machine counts with the same
+emulator, whatever its own packages hold (a grader image on another
+Debian release included).
+
+    qemu.ensure(pins, log=print)       # fetch, check, unpack, verify once
+    [*qemu.COMMAND, "-cpu", ...]       # the emulator's command line
+
+The .debs are downloaded with the same private apt configuration as the
+guest tree's (fetch.fetch_debs) and checked against their sha256; `dpkg
+-x` unpacks them; MANIFEST, written last, lists every file's sha256, so
+its presence marks a finished unpacking and verify() checks it. The
+loader is ROOT's own (its /lib64 link points at the host's, so the real
+file is named), with ROOT's library folders alone on its path.
+"""
+
+import hashlib
+import os
+import shutil
+import subprocess
+
+from gi import fetch
+
+ROOT = fetch.HOME + "/qemu"                       # the unpacked packages
+MANIFEST = fetch.HOME + "/qemu.manifest"          # sha256 of every file of ROOT
+LIBRARIES = (ROOT + "/lib/x86_64-linux-gnu", ROOT + "/usr/lib/x86_64-linux-gnu")
+LOADER = LIBRARIES[0] + "/ld-linux-x86-64.so.2"
+BINARY = ROOT + "/usr/bin/qemu-x86_64"
+COMMAND = (LOADER, "--library-path", ":".join(LIBRARIES), BINARY)
+VERSION_TIMEOUT = 60                             # seconds, `qemu-x86_64 --version`
+
+
+def verify():
+    """The sha256 of MANIFEST, after checking ROOT against it; RuntimeError
+    naming what differs."""
+    if not os.path.exists(MANIFEST):
+        raise RuntimeError("no manifest at %r: the emulator is not unpacked" % MANIFEST)
+    with open(MANIFEST, encoding="utf-8") as f:
+        want = f.read()
+    got = fetch.manifest_text(ROOT)
+    if got != want:
+        bad = sorted(set(want.splitlines()) ^ set(got.splitlines()))
+        raise RuntimeError("the emulator %r differs from its manifest %r, first at %r"
+                           % (ROOT, MANIFEST, bad[0] if bad else "?"))
+    return hashlib.sha256(want.encode()).hexdigest()
+
+
+def unpack(pins, *, log=print):
+    """Fetch the pinned .debs and unpack them into ROOT, anew; the
+    manifest's sha256."""
+    debs = fetch.fetch_debs(pins, debs=pins["emulator"]["debs"], log=log)
+    if os.path.exists(MANIFEST):
+        os.unlink(MANIFEST)
+    if os.path.lexists(ROOT):
+        shutil.rmtree(ROOT)
+    os.makedirs(ROOT)
+    for deb in debs:
+        fetch.run(["dpkg", "-x", deb, ROOT])
+    text = fetch.manifest_text(ROOT)
+    with open(MANIFEST + ".new", "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(MANIFEST + ".new", MANIFEST)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def version():
+    """What the pinned emulator says of its version (one line)."""
+    done = subprocess.run([*COMMAND, "--version"], capture_output=True, text=True,
+                          timeout=VERSION_TIMEOUT)
+    if done.returncode != 0:
+        raise RuntimeError("%s --version failed (status %d): %s"
+                           % (BINARY, done.returncode, done.stderr.strip()[-500:]))
+    return done.stdout.splitlines()[0]
+
+
+def ensure(pins, *, log=print):
+    """Unpack the emulator when it is missing or differs, else verify it;
+    (manifest sha256, version line)."""
+    try:
+        digest = verify()
+    except RuntimeError as e:
+        log("unpacking the emulator (%s)" % e)
+        digest = unpack(pins, log=log)
+    return digest, version()
