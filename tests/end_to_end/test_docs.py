@@ -130,7 +130,12 @@ class ReadmeTest(unittest.TestCase):
 
     def test_ci_runs_the_readme_test_command(self):
         with open(os.path.join(support.ROOT, ".ci", "run"), encoding="utf-8") as f:
-            self.assertIn('"$python" tests/run.py\n', f.read())
+            script = f.read()
+        self.assertIn('"$python" tests/run.py\n', script)
+        self.assertIn("\nbash .ci/emulated.sh ", script)       # graph isomorphism's runs
+        with open(os.path.join(support.ROOT, ".ci", "emulated.sh"), encoding="utf-8") as f:
+            self.assertIn("-m unittest discover -s examples/algotune-graph-isomorphism/tests/"
+                          "emulated\n", f.read())
 
 
 if __name__ == "__main__":
