@@ -13,6 +13,7 @@ sources are never read or changed).
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import tarfile
 
@@ -183,3 +184,38 @@ def manifest_text(root):
             else:
                 lines.append("F %s %s %s" % (sha256_file(full), mode, rel))
     return "\n".join(lines) + "\n"
+
+
+def start_fresh(root, manifest):
+    """Remove `manifest`, then `root`, and make `root` anew, empty: a build
+    that stops half way leaves no manifest, so it is never taken for done."""
+    if os.path.exists(manifest):
+        os.unlink(manifest)
+    if os.path.lexists(root):
+        shutil.rmtree(root)
+    os.makedirs(root)
+
+
+def write_manifest(root, manifest):
+    """Write the manifest of `root` to the file `manifest`, last of a
+    build (its presence marks the build done); its sha256."""
+    text = manifest_text(root)
+    with open(manifest + ".new", "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(manifest + ".new", manifest)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def check_manifest(root, manifest, what):
+    """The sha256 of the file `manifest`, after checking `root` against it;
+    RuntimeError naming `what` and the first entry that differs."""
+    if not os.path.exists(manifest):
+        raise RuntimeError("no manifest at %r: %s is not built" % (manifest, what))
+    with open(manifest, encoding="utf-8") as f:
+        want = f.read()
+    got = manifest_text(root)
+    if got != want:
+        bad = sorted(set(want.splitlines()) ^ set(got.splitlines()))
+        raise RuntimeError("%s %r differs from its manifest %r, first at %r"
+                           % (what, root, manifest, bad[0] if bad else "?"))
+    return hashlib.sha256(want.encode()).hexdigest()

@@ -15,9 +15,6 @@ loader is ROOT's own (its /lib64 link points at the host's, so the real
 file is named), with ROOT's library folders alone on its path.
 """
 
-import hashlib
-import os
-import shutil
 import subprocess
 
 from gi import fetch
@@ -34,34 +31,17 @@ VERSION_TIMEOUT = 60                             # seconds, `qemu-x86_64 --versi
 def verify():
     """The sha256 of MANIFEST, after checking ROOT against it; RuntimeError
     naming what differs."""
-    if not os.path.exists(MANIFEST):
-        raise RuntimeError("no manifest at %r: the emulator is not unpacked" % MANIFEST)
-    with open(MANIFEST, encoding="utf-8") as f:
-        want = f.read()
-    got = fetch.manifest_text(ROOT)
-    if got != want:
-        bad = sorted(set(want.splitlines()) ^ set(got.splitlines()))
-        raise RuntimeError("the emulator %r differs from its manifest %r, first at %r"
-                           % (ROOT, MANIFEST, bad[0] if bad else "?"))
-    return hashlib.sha256(want.encode()).hexdigest()
+    return fetch.check_manifest(ROOT, MANIFEST, "the emulator")
 
 
 def unpack(pins, *, log=print):
     """Fetch the pinned .debs and unpack them into ROOT, anew; the
     manifest's sha256."""
     debs = fetch.fetch_debs(pins, debs=pins["emulator"]["debs"], log=log)
-    if os.path.exists(MANIFEST):
-        os.unlink(MANIFEST)
-    if os.path.lexists(ROOT):
-        shutil.rmtree(ROOT)
-    os.makedirs(ROOT)
+    fetch.start_fresh(ROOT, MANIFEST)
     for deb in debs:
         fetch.run(["dpkg", "-x", deb, ROOT])
-    text = fetch.manifest_text(ROOT)
-    with open(MANIFEST + ".new", "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(MANIFEST + ".new", MANIFEST)
-    return hashlib.sha256(text.encode()).hexdigest()
+    return fetch.write_manifest(ROOT, MANIFEST)
 
 
 def version():

@@ -120,11 +120,7 @@ def build_tree(pins, *, log=print):
     """Build TREE from scratch and write MANIFEST; returns the manifest's sha256."""
     debs = fetch.fetch_debs(pins, log=log)
     wheels = fetch.fetch_wheels(pins, log=log)
-    if os.path.exists(MANIFEST):
-        os.unlink(MANIFEST)
-    if os.path.lexists(TREE):
-        shutil.rmtree(TREE)
-    os.makedirs(TREE)
+    fetch.start_fresh(TREE, MANIFEST)
     for deb in debs:
         fetch.run(["dpkg", "-x", deb, TREE])
     for link in USR_MERGE:                   # what base-files would make
@@ -140,34 +136,13 @@ def build_tree(pins, *, log=print):
         _unzip_wheel(wheel, SITE)
     _compile(log=log)
     _set_mtimes(TREE)
-    text = fetch.manifest_text(TREE)
-    with open(MANIFEST + ".new", "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(MANIFEST + ".new", MANIFEST)
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-def manifest_sha256():
-    """The sha256 of the stored MANIFEST, or None when there is none."""
-    if not os.path.exists(MANIFEST):
-        return None
-    return fetch.sha256_file(MANIFEST)
+    return fetch.write_manifest(TREE, MANIFEST)
 
 
 def verify():
     """Recompute the tree's manifest; raise RuntimeError naming the first
     entry that differs from MANIFEST. Returns the manifest's sha256."""
-    if not os.path.exists(MANIFEST):
-        raise RuntimeError("no manifest at %r: the tree is not built" % MANIFEST)
-    with open(MANIFEST, encoding="utf-8") as f:
-        want = f.read()
-    got = fetch.manifest_text(TREE)
-    if got != want:
-        a, b = set(want.splitlines()), set(got.splitlines())
-        bad = sorted((a - b) | (b - a))
-        raise RuntimeError("the tree %r differs from its manifest %r, first at %r"
-                           % (TREE, MANIFEST, bad[0] if bad else "?"))
-    return hashlib.sha256(want.encode()).hexdigest()
+    return fetch.check_manifest(TREE, MANIFEST, "the tree")
 
 
 def build_plugin(pins, *, log=print):

@@ -57,8 +57,7 @@ class CounterfeitTest(unittest.TestCase):
     def test_each_counterfeit_gets_its_kind_from_the_emulator(self):
         cases = {"thread": ("threads", "clone"),
                  "far_pointer": ("escape", "memory 0x7fffffffe000"),
-                 "chatty": ("output_too_large", "stdout"),
-                 "reads_seed": ("solver_failed", "no set found")}
+                 "chatty": ("output_too_large", "stdout")}   # reads_seed: the next test
         for name, (kind, words) in cases.items():
             with self.subTest(solver=name):
                 run = emulator.run(files(name), [GIVEN], cap=CAP, timeout_s=TIMEOUT_S)
