@@ -7,9 +7,14 @@ starts the pinned command: qemu-x86_64 (gi/qemu.py's, Haswell-noTSX, uname relea
 where the plugin's memory check draws the line) with the counting plugin
 (plugin/count.c), running the tree's Python 3.13 on driver.py, inside
 Landlock walls (walls()); a fixed environment (env -i); a fresh PID
-namespace, so the guest's pid is the same on every run; the guest as
-user GUEST_UID, so it cannot write the tree, the plugin or this folder;
-and no address randomisation. It then feeds the driver its items, each
+namespace, so the guest's pid is the same on every run (the pid enters
+the count); the guest as user GUEST_UID with no capability, so it cannot
+write the tree, the plugin or this folder; at most MEMORY_BYTES of
+address space, and the first process the kernel kills when memory runs
+out (OOM_SCORE_ADJ), never the grader. The host's address randomisation
+does not reach the guest: qemu places every guest mapping itself, from a
+fixed base, below GUEST_HI (the same counts with and without `setarch
+-R`, measured). It then feeds the driver its items, each
 only after the answer and the count of the one before: go (the solver's
 import), each problem, end; all under one wall-clock deadline, timeout_s.
 
@@ -21,8 +26,10 @@ from writing the files until the emulator is reaped.
 The result is a Run. kind is None when every problem was answered, else:
     over_budget      an item passed `cap` instructions (the plugin ends it)
     threads          the solver started a thread or a process
-    escape           it reached outside its memory, touched the report fd
-                     or /proc, exec'd, or broke the answer protocol
+    escape           it reached outside its memory (a load or store the
+                     plugin saw land there, or one that faulted: the
+                     emulator died of SIGSEGV or SIGBUS), touched the
+                     report fd or /proc, exec'd, or broke the answer protocol
     solver_failed    Solver() or solve() raised, or the emulator died
     solver_timeout   the wall clock passed timeout_s
     output_too_large an answer over MAX_ANSWER_BYTES, or stdout/stderr
@@ -35,6 +42,7 @@ import dataclasses
 import fcntl
 import json
 import os
+import resource
 import select
 import shutil
 import signal
@@ -55,6 +63,8 @@ MAX_ANSWER_BYTES = 1 << 20                # bytes, one answer line
 MAX_OUTPUT_BYTES = 1 << 20                # bytes, the guest's stdout and stderr, each
 GUEST_HI = 0x500000000000                 # bytes, the top of the guest's memory (the plugin's hi)
 GUEST_UID = 65534                         # the guest's uid and gid (nobody)
+MEMORY_BYTES = 4 << 30                    # bytes of address space, the emulator's RLIMIT_AS
+OOM_SCORE_ADJ = 1000                      # the emulator's oom_score_adj: killed first
 EXIT_GRACE_S = 2.0                        # seconds the driver gets to exit after "end"
 ENVIRONMENT = {                           # the guest's whole environment
     "PATH": "/usr/bin:/bin", "LC_ALL": "C", "HOME": "/nonexistent", "PYTHONHASHSEED": "0",
@@ -62,7 +72,9 @@ ENVIRONMENT = {                           # the guest's whole environment
     "NUMEXPR_NUM_THREADS": "1",
 }
 PLUGIN_KINDS = ("over_budget", "threads", "escape")
-LAUNCHERS = ("env", "unshare", "setpriv", "setarch")   # the command's programs beside qemu
+FAULTS = {128 + signal.SIGSEGV, 128 + signal.SIGBUS,   # the exit statuses of a memory fault:
+          -signal.SIGSEGV, -signal.SIGBUS}            # through sh (as root), or qemu's own
+LAUNCHERS = ("env", "unshare", "setpriv", "sh")   # the command's programs beside qemu
 
 
 def walls():
@@ -96,12 +108,14 @@ def command(*, cap=None, memory_check=True):
         plugin += ",mem=on,lo=0,hi=%#x" % GUEST_HI
     if cap:
         plugin += ",cap=%d" % cap
-    cmd = ["env", "-i"] + ["%s=%s" % kv for kv in sorted(ENVIRONMENT.items())]
+    cmd = []
     if os.geteuid() == 0:
         cmd += ["unshare", "--pid", "--fork",
-                "setpriv", "--reuid=%d" % GUEST_UID, "--regid=%d" % GUEST_UID, "--clear-groups"]
-    cmd += ["setarch", "x86_64", "-R",
-            *qemu.COMMAND, "-cpu", tree.CPU, "-r", "6.1.0",
+                "setpriv", "--reuid=%d" % GUEST_UID, "--regid=%d" % GUEST_UID, "--clear-groups",
+                "--inh-caps=-all", "--bounding-set=-all",
+                "sh", "-c", '"$@"; exit $?', "sh"]   # pid 1, so that qemu, pid 2, can die of a signal
+    cmd += ["env", "-i"] + ["%s=%s" % kv for kv in sorted(ENVIRONMENT.items())]
+    cmd += [*qemu.COMMAND, "-cpu", tree.CPU, "-r", "6.1.0",
             "-L", tree.TREE, "-plugin", plugin,
             tree.PYTHON, "-s", "-S", "-B", "-P", DRIVER_FILE, tree.SITE]
     return cmd
@@ -139,7 +153,11 @@ def _write_problem(problem):
 
 
 def _child_fds(frame_r, report_w, answer_w, wall):
-    def place():                          # in the child: the walls, then fds 3, 4, 5
+    def place():                          # in the child: limits, walls, then fds 3, 4, 5
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))     # no core file of the guest
+        with open("/proc/self/oom_score_adj", "w") as f:
+            f.write("%d\n" % OOM_SCORE_ADJ)
         wall.enter()
         for i, fd in enumerate((frame_r, report_w, answer_w)):
             os.dup2(fd, 100 + i)
@@ -191,12 +209,13 @@ class _Session:
         read, or (kind, message) when the run ends."""
         while not self.reports:
             left = self.deadline - time.monotonic()
-            if left <= 0:
-                return "solver_timeout", "the run passed its deadline"
-            ended = self.pump(left)
-            if ended:
-                return ended
-            if self.report_r not in self.open and not self.reports:
+            if self.report_r in self.open:
+                if left <= 0:
+                    return "solver_timeout", "the run passed its deadline"
+                ended = self.pump(left)
+                if ended:
+                    return ended
+            else:                         # the plugin's end closed: the emulator is gone
                 code = self.proc.poll()
                 if code is None:
                     try:
@@ -204,6 +223,9 @@ class _Session:
                     except subprocess.TimeoutExpired:
                         code = "unknown"
                 tail = self.err_tail.decode(errors="replace").strip().splitlines()[-3:]
+                if code in FAULTS:
+                    return "escape", ("the emulator died of a memory fault (status %r): a load or"
+                                      " store where the guest holds no memory" % code)
                 return "solver_failed", "the emulator exited (status %r): %s" % (
                     code, " | ".join(tail) or "no message")
         line = self.reports.pop(0)

@@ -40,7 +40,9 @@ class ProgramTest(unittest.TestCase):
         said(self, "(at most %d files, 1 MiB in all, `%s` among them)"
              % (rules.MAX_FILES, rules.ENTRY))
         said(self, "is over 1 MiB")
-        said(self, "(`qemu-x86_64`, CPU model %s, no address randomisation" % tree.CPU)
+        said(self, "(`qemu-x86_64`, CPU model %s, guest addresses from a fixed base, a fixed"
+             " environment, at most %d GiB of address space)" % (tree.CPU,
+                                                                 emulator.MEMORY_BYTES >> 30))
 
     def test_every_kind_of_a_run_is_explained(self):
         text = read("PROGRAM.md")

@@ -18,7 +18,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import gi_support  # noqa: E402
-from gi import emulator, plugin, selfcheck, task, tree  # noqa: E402
+from gi import emulator, plugin, qemu, selfcheck, task, tree  # noqa: E402
 
 GIVEN = task.generate_problem(140, 0)   # in no set: a counterfeit cannot meet it by chance
 CAP = 10 ** 11                            # instructions: no honest item comes near
@@ -56,8 +56,9 @@ def local(case, *args):
 class CounterfeitTest(unittest.TestCase):
     def test_each_counterfeit_gets_its_kind_from_the_emulator(self):
         cases = {"thread": ("threads", "clone"),
-                 "far_pointer": ("escape", "memory 0x7fffffffe000"),
-                 "chatty": ("output_too_large", "stdout")}   # reads_seed: the next test
+                 "far_pointer": ("escape", "memory fault"),
+                 "chatty": ("output_too_large", "stdout"),
+                 "memory_bomb": ("solver_failed", "MemoryError")}   # reads_seed: the next test
         for name, (kind, words) in cases.items():
             with self.subTest(solver=name):
                 run = emulator.run(files(name), [GIVEN], cap=CAP, timeout_s=TIMEOUT_S)
@@ -78,6 +79,23 @@ class CounterfeitTest(unittest.TestCase):
         run = emulator.run(files("reads_seed"), [GIVEN], cap=CAP, timeout_s=TIMEOUT_S)
         self.assertEqual(run.kind, "solver_failed", run.message)
         self.assertIn("no set found", run.message)
+
+    def test_a_store_that_lands_outside_the_guest_is_an_escape(self):
+        """Without address randomisation (setarch -R) the far pointer is the
+        emulator's stack: the store lands, and the plugin ends the run at
+        it, naming the address."""
+        command = emulator.command
+        launchers = emulator.LAUNCHERS
+        def unrandomised(**options):
+            cmd = command(**options)
+            at = cmd.index(qemu.COMMAND[0])
+            return cmd[:at] + ["setarch", "x86_64", "-R"] + cmd[at:]
+        emulator.command, emulator.LAUNCHERS = unrandomised, launchers + ("setarch",)
+        self.addCleanup(setattr, emulator, "command", command)
+        self.addCleanup(setattr, emulator, "LAUNCHERS", launchers)
+        run = emulator.run(files("far_pointer"), [GIVEN], cap=CAP, timeout_s=TIMEOUT_S)
+        self.assertEqual((run.kind, run.counts), ("escape", ()), run.message)
+        self.assertIn("memory 0x7fffffffe000", run.message)
 
     def test_the_plugin_stops_an_item_past_its_cap(self):
         run = emulator.run(incumbent(), [GIVEN], cap=10 ** 7, timeout_s=TIMEOUT_S)
