@@ -27,8 +27,14 @@
 # byte-identical to grader/local.py --items on the same file, and the worker's
 # running container must have no mount and no instance file.
 #
+# The two examples run the same way (their compose.yaml, projects tq and gi),
+# each result.json byte-identical to its own local run's: twenty questions, and
+# graph isomorphism, whose grader's image builds the pinned emulator, tree and
+# plugin (gi/setup.py) and counts the solver in its container (SYS_ADMIN for
+# the emulator's PID namespace, core 1; what Landlock it has is printed).
+#
 # The walls around the tester (PROGRAM.md, "The walls around the tester"): the
-# worker containers of both problems carry compose.yaml's limits (read back with
+# worker containers of all three problems carry compose.yaml's limits (read back with
 # docker inspect), their images hold no setuid or setgid file, their network's
 # bridge has no IPv4 address, and the host drops what its bridges send to the
 # host itself (iptables INPUT, one rule a bridge, removed on exit). Last, each
@@ -54,7 +60,7 @@ WORKER_CPUS=0                    # compose.yaml's cpuset of each service
 GRADER_CPUS=1
 ENGINE_TIMEOUT=60                # seconds dockerd has to answer
 PROBE=group-testing-ci-probe     # a container and network of this run, out of the worker's reach
-BRIDGES="gt-inner0 tq-inner0"    # the worker networks' bridges, as both compose files name them
+BRIDGES="gt-inner0 tq-inner0 gi-inner0"   # the worker networks' bridges, as the compose files name them
 HOSTILE="memory_bomb process_bomb files_bomb tmp_fill stdout_flood network_probe"
 HOSTILE_TIMEOUT=8                # seconds: the grader's --instance-timeout in the hostile runs
 HOSTILE_GRACE_S=30               # seconds a hostile run may take beyond its deadline
@@ -65,6 +71,7 @@ WORK=$(mktemp -d /tmp/docker-ci.XXXXXX)
 ENGINE_PID=""
 COMPOSE=()
 TQ_COMPOSE=()
+GI_COMPOSE=()
 IMAGES=()
 PASSED=0
 FAILED=""
@@ -96,6 +103,9 @@ cleanup() {
         fi
         if [ ${#TQ_COMPOSE[@]} -gt 0 ]; then
             "${TQ_COMPOSE[@]}" down --volumes --remove-orphans >/dev/null 2>&1 </dev/null
+        fi
+        if [ ${#GI_COMPOSE[@]} -gt 0 ]; then
+            "${GI_COMPOSE[@]}" down --volumes --remove-orphans >/dev/null 2>&1 </dev/null
         fi
         if [ ${#HOSTILE_COMPOSE[@]} -gt 0 ]; then
             "${HOSTILE_COMPOSE[@]}" down --volumes --remove-orphans >/dev/null 2>&1 </dev/null
@@ -502,7 +512,60 @@ pass tq_result_sha256 "$(sha256sum <"$WORK/tq-docker.json" | cut -d' ' -f1) (the
 "${TQ_COMPOSE[@]}" down --volumes </dev/null >"$WORK/tq-down.log" 2>&1 \
     || { show "$WORK/tq-down.log"; fail "twenty questions' third command failed"; }
 
-# --- 10. hostile testers behind the walls -------------------------------------
+# --- 10. the third problem, graph isomorphism, counted by an emulator --------
+# Its grader's image builds the pinned tree, emulator and plugin (gi/setup.py),
+# and runs the solver under the emulator as the local run does: the same bytes.
+GI=examples/algotune-graph-isomorphism
+if [ "${COMPOSE[0]}" = docker-compose ]; then GI_COMPOSE=(docker-compose -p gi -f "$GI/compose.yaml")
+else GI_COMPOSE=(docker compose -p gi -f "$GI/compose.yaml"); fi
+t=$EPOCHREALTIME
+python3 "$GI/gi/setup.py" >"$WORK/gi-setup.log" 2>&1 \
+    || { show "$WORK/gi-setup.log"; fail "$GI/gi/setup.py failed"; }
+python3 "$GI/gi/local.py" --out "$WORK/gi-local" >"$WORK/gi-local.log" 2>&1 \
+    || { show "$WORK/gi-local.log"; fail "$GI/gi/local.py failed"; }
+say gi_local_s "$(since "$t")"
+t=$EPOCHREALTIME
+set +e
+"${GI_COMPOSE[@]}" up --build --abort-on-container-exit --exit-code-from grader \
+    </dev/null >"$WORK/gi-up.log" 2>&1
+status=$?
+set -e
+for service in worker grader; do
+    id=$("${GI_COMPOSE[@]}" ps -a -q "$service" </dev/null 2>/dev/null | head -n 1)
+    [ -z "$id" ] || IMAGES+=("$(docker inspect -f '{{.Image}}' "$id")")
+done
+say gi_up_s "$(since "$t") (the grader's image built from the pins, then the run)"
+[ "$status" = 0 ] || { show "$WORK/gi-up.log" 40; fail "graph isomorphism's first command exited $status"; }
+gi_worker=$("${GI_COMPOSE[@]}" ps -a -q worker </dev/null 2>/dev/null | head -n 1)
+gi_grader=$("${GI_COMPOSE[@]}" ps -a -q grader </dev/null 2>/dev/null | head -n 1)
+[ -n "$gi_worker" ] && [ -n "$gi_grader" ] || fail "graph isomorphism's first command left no containers to inspect"
+check_walls "$gi_worker" gi_worker
+gi_worker_image=$(docker inspect -f '{{.Image}}' "$gi_worker")
+gi_top=$(docker run --rm --network none --user 0 --entrypoint sh "$gi_worker_image" -c \
+    'cd /app && find . -type f | LC_ALL=C sort | tr "\n" " "; find / -xdev -perm /6000 -type f')
+[ "$gi_top" = "./harness/arh_oracle_link.py ./harness/arh_worker.py ./harness/worker.py ./src/solver.py " ] \
+    || fail "graph isomorphism's worker image holds '$gi_top', not the template, its worker and src/ alone (or a setuid file)"
+pass gi_worker_image "$gi_top(no package, no setuid or setgid file)"
+gi_grader_walls=$(docker inspect -f 'cap_add={{join .HostConfig.CapAdd ","}} cpuset={{.HostConfig.CpusetCpus}}' "$gi_grader")
+[ "$gi_grader_walls" = "cap_add=SYS_ADMIN cpuset=1" ] \
+    || fail "graph isomorphism's grader container is '$gi_grader_walls'"
+pass gi_grader_container "$gi_grader_walls"
+landlock=$(docker run --rm --network none --entrypoint python3 "$(docker inspect -f '{{.Image}}' "$gi_grader")" \
+    -c 'import sys; sys.path.insert(0, "grader"); from arh_grader import sandbox; print(sandbox.Walls().describe())' 2>&1 | tail -n 1)
+say gi_grader_landlock "$landlock (the emulator's walls in the grader's container)"
+"${GI_COMPOSE[@]}" run --rm --no-deps --entrypoint cat grader /result/result.json \
+    </dev/null >"$WORK/gi-docker.json" 2>"$WORK/gi-docker.err" \
+    || { show "$WORK/gi-docker.err"; fail "graph isomorphism's second command failed"; }
+if ! cmp -s "$WORK/gi-docker.json" "$WORK/gi-local/result.json"; then
+    { diff "$WORK/gi-docker.json" "$WORK/gi-local/result.json" || true; } | head -n 20 | sed 's/^/    /' >&2
+    fail "graph isomorphism's result.json from Docker differs from $GI/gi/local.py's (diff above: < Docker, > local)"
+fi
+pass gi_result_sha256 "$(sha256sum <"$WORK/gi-docker.json" | cut -d' ' -f1) (the same bytes as $GI/gi/local.py; $(python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print("instruction_ratio %s, instructions %s, instances %s" % (r["instruction_ratio"], r["instructions"], r["instances"]))' "$WORK/gi-docker.json"))"
+"${GI_COMPOSE[@]}" down --volumes </dev/null >"$WORK/gi-down.log" 2>&1 \
+    || { show "$WORK/gi-down.log"; fail "graph isomorphism's third command failed"; }
+GI_COMPOSE=()
+
+# --- 11. hostile testers behind the walls -------------------------------------
 # A listener of this script on every address of the host (TCP LISTEN_PORT, and
 # DNS on UDP 53 where free) logs whoever reaches it (for DNS: the probe's name,
 # wherever it comes from, dockerd's own forwarding included); the network probe

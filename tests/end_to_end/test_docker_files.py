@@ -11,8 +11,9 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BASE = "python:3.13-slim-bookworm"
 TQ = "examples/twenty-questions"
-COMPOSE_FILES = ("compose.yaml", TQ + "/compose.yaml")
-WORKER_DOCKERFILES = ("dockerfile.worker", TQ + "/dockerfile.worker")
+GI = "examples/algotune-graph-isomorphism"
+COMPOSE_FILES = ("compose.yaml", TQ + "/compose.yaml", GI + "/compose.yaml")
+WORKER_DOCKERFILES = ("dockerfile.worker", TQ + "/dockerfile.worker", GI + "/dockerfile.worker")
 STRIP_SETUID = ["find", "/", "-xdev", "-perm", "/6000", "-type", "f", "-exec", "chmod", "a-s",
                 "{}", "+", "||", "true"]
 WORKER_WALLS = [             # the worker service's lines that wall it in, exactly
@@ -28,7 +29,8 @@ WORKER_WALLS = [             # the worker service's lines that wall it in, exact
     'security_opt: ["no-new-privileges:true"]',
     'dns: ["127.0.0.1"]',
 ]
-BRIDGES = {"compose.yaml": "gt-inner0", TQ + "/compose.yaml": "tq-inner0"}
+BRIDGES = {"compose.yaml": "gt-inner0", TQ + "/compose.yaml": "tq-inner0",
+           GI + "/compose.yaml": "gi-inner0"}
 
 
 def read(name):
@@ -193,6 +195,41 @@ class GraderImageTest(unittest.TestCase):
         rows = instructions("dockerfile.grader")
         self.assertEqual(rows[0], ("FROM", [BASE]))
         self.assertFalse([w for w, _ in rows if w in ("RUN", "ADD")])
+
+
+class GraphIsomorphismImagesTest(unittest.TestCase):
+    """The third problem's images: the worker copies the template, its own
+    worker and src/ and installs nothing; the grader copies the SDK, the
+    problem's package, the plugin's source, the settings and the sample,
+    and builds the pinned tree with gi/setup.py; the context holds them."""
+
+    def test_the_worker_copies_the_template_and_src_alone(self):
+        self.assertEqual(sorted(copied(GI + "/dockerfile.worker")), sorted([
+            "harness/arh_oracle_link.py", "harness/arh_worker.py",
+            GI + "/harness/worker.py", GI + "/src/"]))
+
+    def test_the_grader_copies_the_sdk_the_problem_and_the_sample(self):
+        self.assertEqual(sorted(copied(GI + "/dockerfile.grader")), sorted([
+            "grader/arh_grader/", GI + "/gi/", GI + "/plugin/", GI + "/autoresearch.toml",
+            GI + "/sample/"]))
+        runs = [" ".join(a) for w, a in instructions(GI + "/dockerfile.grader") if w == "RUN"]
+        self.assertTrue(any(r.startswith("python3 gi/setup.py") for r in runs), runs)
+        self.assertEqual(instructions(GI + "/dockerfile.grader")[0], ("FROM", [BASE]))
+
+    def test_the_context_holds_what_both_copy(self):
+        for dockerfile in (GI + "/dockerfile.worker", GI + "/dockerfile.grader"):
+            for source in copied(dockerfile):
+                probe = source + "x.py" if source.endswith("/") else source
+                with self.subTest(source=source):
+                    self.assertTrue(in_context(probe), "%s (%s)" % (source, dockerfile))
+        self.assertFalse(in_context(GI + "/gi/__pycache__/plugin.cpython-313.pyc"))
+        self.assertFalse(in_context(GI + "/tests/solvers/refined/solver.py"))
+
+    def test_the_grader_builds_with_the_host_s_network_and_one_capability(self):
+        block = service_block("grader", GI + "/compose.yaml")
+        self.assertIn("network: host", block)
+        self.assertEqual([line for line in block if line.startswith("cap_")],
+                         ["cap_add: [SYS_ADMIN]"])
 
 
 class BuildContextTest(unittest.TestCase):

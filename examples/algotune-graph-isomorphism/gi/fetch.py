@@ -169,10 +169,13 @@ def walk(root):
     return sorted(items)
 
 
-def manifest_text(root):
-    """The manifest of `root`: one line per entry, 'F sha256 mode path',
-    'L target path' or 'D mode path', sorted by path."""
-    lines = []
+def manifest_text(root, pinned):
+    """The manifest of `root`, built from the pins `pinned` (any JSON
+    value): a first line 'P sha256-of-the-pins', then one line per entry,
+    'F sha256 mode path', 'L target path' or 'D mode path', sorted by path.
+    A change of pins thus fails the check as a changed file would."""
+    pins = json.dumps(pinned, sort_keys=True, separators=(",", ":")).encode()
+    lines = ["P %s" % hashlib.sha256(pins).hexdigest()]
     for rel, kind in walk(root):
         full = os.path.join(root, rel)
         if kind == "L":
@@ -196,24 +199,26 @@ def start_fresh(root, manifest):
     os.makedirs(root)
 
 
-def write_manifest(root, manifest):
-    """Write the manifest of `root` to the file `manifest`, last of a
-    build (its presence marks the build done); its sha256."""
-    text = manifest_text(root)
+def write_manifest(root, manifest, pinned):
+    """Write the manifest of `root`, built from `pinned`, to the file
+    `manifest`, last of a build (its presence marks the build done); its
+    sha256."""
+    text = manifest_text(root, pinned)
     with open(manifest + ".new", "w", encoding="utf-8") as f:
         f.write(text)
     os.replace(manifest + ".new", manifest)
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def check_manifest(root, manifest, what):
-    """The sha256 of the file `manifest`, after checking `root` against it;
-    RuntimeError naming `what` and the first entry that differs."""
+def check_manifest(root, manifest, what, pinned):
+    """The sha256 of the file `manifest`, after checking `root`, built from
+    `pinned`, against it; RuntimeError naming `what` and the first entry
+    that differs (a 'P' line: the pins changed)."""
     if not os.path.exists(manifest):
         raise RuntimeError("no manifest at %r: %s is not built" % (manifest, what))
     with open(manifest, encoding="utf-8") as f:
         want = f.read()
-    got = manifest_text(root)
+    got = manifest_text(root, pinned)
     if got != want:
         bad = sorted(set(want.splitlines()) ^ set(got.splitlines()))
         raise RuntimeError("%s %r differs from its manifest %r, first at %r"

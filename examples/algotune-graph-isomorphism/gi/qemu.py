@@ -1,5 +1,6 @@
 """The pinned emulator: Debian bookworm's qemu-user and the libraries it
-links, from the pins of pins.json ("emulator"), unpacked under ROOT and run
+links (with libc-bin, whose static ldconfig gi/tree.py runs), from the
+pins of pins.json ("emulator"), unpacked under ROOT and run
 through their own loader, so that every machine counts with the same
 emulator, whatever its own packages hold (a grader image on another
 Debian release included).
@@ -10,7 +11,7 @@ Debian release included).
 The .debs are downloaded with the same private apt configuration as the
 guest tree's (fetch.fetch_debs) and checked against their sha256; `dpkg
 -x` unpacks them; MANIFEST, written last, lists every file's sha256, so
-its presence marks a finished unpacking and verify() checks it. The
+its presence marks a finished unpacking and verify(pins) checks it. The
 loader is ROOT's own (its /lib64 link points at the host's, so the real
 file is named), with ROOT's library folders alone on its path.
 """
@@ -25,13 +26,14 @@ LIBRARIES = (ROOT + "/lib/x86_64-linux-gnu", ROOT + "/usr/lib/x86_64-linux-gnu")
 LOADER = LIBRARIES[0] + "/ld-linux-x86-64.so.2"
 BINARY = ROOT + "/usr/bin/qemu-x86_64"
 COMMAND = (LOADER, "--library-path", ":".join(LIBRARIES), BINARY)
+LDCONFIG = ROOT + "/sbin/ldconfig"                # libc-bin's, static: writes the tree's cache
 VERSION_TIMEOUT = 60                             # seconds, `qemu-x86_64 --version`
 
 
-def verify():
-    """The sha256 of MANIFEST, after checking ROOT against it; RuntimeError
-    naming what differs."""
-    return fetch.check_manifest(ROOT, MANIFEST, "the emulator")
+def verify(pins):
+    """The sha256 of MANIFEST, after checking ROOT against it and `pins`;
+    RuntimeError naming what differs."""
+    return fetch.check_manifest(ROOT, MANIFEST, "the emulator", pins["emulator"]["debs"])
 
 
 def unpack(pins, *, log=print):
@@ -41,7 +43,7 @@ def unpack(pins, *, log=print):
     fetch.start_fresh(ROOT, MANIFEST)
     for deb in debs:
         fetch.run(["dpkg", "-x", deb, ROOT])
-    return fetch.write_manifest(ROOT, MANIFEST)
+    return fetch.write_manifest(ROOT, MANIFEST, pins["emulator"]["debs"])
 
 
 def version():
@@ -58,7 +60,7 @@ def ensure(pins, *, log=print):
     """Unpack the emulator when it is missing or differs, else verify it;
     (manifest sha256, version line)."""
     try:
-        digest = verify()
+        digest = verify(pins)
     except RuntimeError as e:
         log("unpacking the emulator (%s)" % e)
         digest = unpack(pins, log=log)

@@ -15,7 +15,9 @@ and /etc come from it), and the counting plugin at PLUGIN:
 2. They are unpacked with `dpkg -x`, the merged-/usr links are made
    (/bin, /lib, /lib64 -> usr/...), and a few files are added that the
    guest would otherwise read from the host: an empty /etc/ld.so.preload,
-   a UTC /etc/localtime, the ld.so cache, an empty OpenSSL configuration,
+   a UTC /etc/localtime, the ld.so cache (written by the pinned, static
+   ldconfig of gi/qemu.py's packages, so the host's own glibc does not
+   enter the tree), an empty OpenSSL configuration,
    /proc/sys/vm/overcommit_memory and /sys/devices/system/cpu/possible.
 3. The pinned cp313 wheels (downloaded with `pip download`, checked by
    sha256) are unzipped into SITE, the guest's one package folder.
@@ -24,7 +26,8 @@ and /etc come from it), and the counting plugin at PLUGIN:
    mtime is set to MTIME.
 5. MANIFEST lists the sha256 of every file (and every link and folder);
    it is written last, so its presence marks a finished tree, and
-   verify() recomputes it to check the tree is still the one built.
+   verify(pins) recomputes it to check the tree is still the one built
+   from these pins.
 6. The plugin's header, qemu-plugin.h, is taken from Debian's bookworm
    qemu source package (fetched with `apt-get source` under the same
    private configuration; the orig tarball and the header are pinned),
@@ -32,7 +35,7 @@ and /etc come from it), and the counting plugin at PLUGIN:
 
 ensure() does all of it, the emulator's unpacking first (gi/qemu.py),
 and only what is missing: with everything in place it just verifies. Host
-side: the standard library, apt-get, dpkg, pip, gcc and ldconfig; it must
+side: the standard library, apt-get, dpkg, pip and gcc; it must
 run as root (it writes under /opt).
 """
 
@@ -130,19 +133,26 @@ def build_tree(pins, *, log=print):
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "wb") as f:
             f.write(data)
-    fetch.run(["ldconfig", "-r", TREE])
+    fetch.run([qemu.LDCONFIG, "-r", TREE])
     os.makedirs(SITE, exist_ok=True)
     for wheel in wheels:
         _unzip_wheel(wheel, SITE)
     _compile(log=log)
     _set_mtimes(TREE)
-    return fetch.write_manifest(TREE, MANIFEST)
+    return fetch.write_manifest(TREE, MANIFEST, built_from(pins))
 
 
-def verify():
+def built_from(pins):
+    """The pins the tree is built from: its .debs and wheels, and the
+    emulator's packages, which compile it and write its loader cache."""
+    return [pins["debs"], pins["wheels"], pins["emulator"]["debs"]]
+
+
+def verify(pins):
     """Recompute the tree's manifest; raise RuntimeError naming the first
-    entry that differs from MANIFEST. Returns the manifest's sha256."""
-    return fetch.check_manifest(TREE, MANIFEST, "the tree")
+    entry that differs from MANIFEST, or pins it was not built from.
+    Returns the manifest's sha256."""
+    return fetch.check_manifest(TREE, MANIFEST, "the tree", built_from(pins))
 
 
 def build_plugin(pins, *, log=print):
@@ -175,7 +185,7 @@ def ensure(*, log=print):
     os.makedirs(HOME, exist_ok=True)
     emulator_digest, emulator_version = qemu.ensure(pins, log=log)
     try:
-        digest = verify()
+        digest = verify(pins)
     except RuntimeError as e:
         log("building the tree (%s)" % e)
         digest = build_tree(pins, log=log)

@@ -81,6 +81,7 @@ class Worker(arh_worker.Worker):
         return {"files": {path: base64.b64encode(data).decode("ascii")
                           for path, data in self.tester.items()}}
 
+
 if __name__ == "__main__":
     sys.exit(arh_worker.main(worker_class=Worker,
                              default_tester=os.path.join(HERE, os.pardir, "src", ENTRY)))

@@ -1,0 +1,64 @@
+"""The manifests of gi/fetch.py, which mark a build of the tree or the
+emulator done and check it later: a finished build passes, and a changed,
+added or removed file, a changed mode or link, or other pins, each fail
+the check, naming what differs."""
+
+import os
+import unittest
+
+import gi_support
+from gi import fetch
+
+PINS = [["libc6", "2.36", "amd64", "ab" * 32]]
+
+
+class ManifestTest(unittest.TestCase):
+    def setUp(self):
+        self.root = os.path.join(gi_support.tmpdir(self), "root")
+        os.makedirs(os.path.join(self.root, "usr", "lib"))
+        with open(os.path.join(self.root, "usr", "lib", "a.so"), "wb") as f:
+            f.write(b"library")
+        os.symlink("usr/lib", os.path.join(self.root, "lib"))
+        self.manifest = self.root + ".manifest"
+        self.digest = fetch.write_manifest(self.root, self.manifest, PINS)
+
+    def fails(self, pins, *words):
+        with self.assertRaises(RuntimeError) as caught:
+            fetch.check_manifest(self.root, self.manifest, "the tree", pins)
+        for word in ("the tree",) + words:
+            self.assertIn(word, str(caught.exception))
+
+    def test_a_finished_build_passes_with_the_digest_written(self):
+        self.assertEqual(fetch.check_manifest(self.root, self.manifest, "the tree", PINS),
+                         self.digest)
+        self.assertEqual(fetch.sha256_file(self.manifest), self.digest)
+        with open(self.manifest, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+        self.assertEqual([line.split()[0] for line in lines], ["P", "L", "D", "D", "F"])
+        self.assertEqual(lines[1], "L usr/lib lib")
+
+    def test_other_pins_fail(self):
+        self.fails([PINS[0][:3] + ["cd" * 32]], "'P ")
+        self.fails([], "'P ")
+
+    def test_a_changed_file_mode_or_link_fails(self):
+        def library():
+            return os.path.join(self.root, "usr", "lib", "a.so")
+        for change, word in ((lambda: open(library(), "ab").write(b"!"), "usr/lib/a.so"),
+                             (lambda: os.chmod(library(), 0o600), "usr/lib/a.so"),
+                             (lambda: open(library() + "2", "wb").close(), "usr/lib/a.so2"),
+                             (lambda: os.unlink(library()), "usr/lib/a.so"),
+                             (lambda: os.replace(os.path.join(self.root, "lib"),
+                                                 os.path.join(self.root, "lib64")), "lib")):
+            with self.subTest(word=word):
+                self.setUp()            # a fresh build for each change
+                change()
+                self.fails(PINS, word)
+
+    def test_no_manifest_is_not_built(self):
+        os.unlink(self.manifest)
+        self.fails(PINS, "not built", repr(self.manifest))
+
+
+if __name__ == "__main__":
+    unittest.main()
