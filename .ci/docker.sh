@@ -72,6 +72,7 @@ ENGINE_PID=""
 COMPOSE=()
 TQ_COMPOSE=()
 GI_COMPOSE=()
+GI_SEEDED=""                     # the downloads/ folder this run seeded, emptied on exit
 IMAGES=()
 PASSED=0
 FAILED=""
@@ -120,6 +121,7 @@ cleanup() {
         iptables -D INPUT -i "$bridge" -j DROP 2>/dev/null
         ip6tables -D INPUT -i "$bridge" -j DROP 2>/dev/null
     done
+    [ -z "$GI_SEEDED" ] || find "$GI_SEEDED" -mindepth 1 -maxdepth 1 ! -name README.md -exec rm -rf {} +
     [ -z "$LISTENER_PID" ] || { kill "$LISTENER_PID" 2>/dev/null; wait "$LISTENER_PID" 2>/dev/null; }
     if [ -n "$ENGINE_PID" ]; then
         kill "$ENGINE_PID" 2>/dev/null
@@ -524,6 +526,14 @@ python3 "$GI/gi/setup.py" >"$WORK/gi-setup.log" 2>&1 \
 python3 "$GI/gi/local.py" --out "$WORK/gi-local" >"$WORK/gi-local.log" 2>&1 \
     || { show "$WORK/gi-local.log"; fail "$GI/gi/local.py failed"; }
 say gi_local_s "$(since "$t")"
+# The local setup's downloads seed the image's build (downloads/README.md; each
+# is checked against its pin there too): this machine reaches PyPI only through
+# a proxy whose certificate authority a fresh image does not hold.
+GI_SEEDED="$GI/downloads"
+for part in debs wheels include; do
+    cp -a "/opt/algotune-graph-isomorphism/cache/$part" "$GI_SEEDED/"
+done
+say gi_seeded "$(find "$GI_SEEDED" -type f ! -name README.md | wc -l) pinned files of the local setup"
 t=$EPOCHREALTIME
 set +e
 "${GI_COMPOSE[@]}" up --build --abort-on-container-exit --exit-code-from grader \

@@ -200,8 +200,9 @@ class GraderImageTest(unittest.TestCase):
 class GraphIsomorphismImagesTest(unittest.TestCase):
     """The third problem's images: the worker copies the template, its own
     worker and src/ and installs nothing; the grader copies the SDK, the
-    problem's package, the plugin's source, the settings and the sample,
-    and builds the pinned tree with gi/setup.py; the context holds them."""
+    problem's package, the plugin's source, the downloads that spare a
+    fetch, the settings and the sample, and builds the pinned tree with
+    gi/setup.py; the context holds them."""
 
     def test_the_worker_copies_the_template_and_src_alone(self):
         self.assertEqual(sorted(copied(GI + "/dockerfile.worker")), sorted([
@@ -210,8 +211,8 @@ class GraphIsomorphismImagesTest(unittest.TestCase):
 
     def test_the_grader_copies_the_sdk_the_problem_and_the_sample(self):
         self.assertEqual(sorted(copied(GI + "/dockerfile.grader")), sorted([
-            "grader/arh_grader/", GI + "/gi/", GI + "/plugin/", GI + "/autoresearch.toml",
-            GI + "/sample/"]))
+            "grader/arh_grader/", GI + "/gi/", GI + "/plugin/", GI + "/downloads/",
+            GI + "/autoresearch.toml", GI + "/sample/"]))
         runs = [" ".join(a) for w, a in instructions(GI + "/dockerfile.grader") if w == "RUN"]
         self.assertTrue(any(r.startswith("python3 gi/setup.py") for r in runs), runs)
         self.assertEqual(instructions(GI + "/dockerfile.grader")[0], ("FROM", [BASE]))

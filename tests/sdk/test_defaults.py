@@ -2,7 +2,7 @@
 module's own (Tiny, an arh_grader.Problem, and its comparison's Rules):
 the console's lines from the figures, their means and totals, the counting
 policy, the comparison's class, the report's rows and words; a comparison's
-item named by DRAWN, its outcome and difference from score(play), its plays
+tester in a worker of its own (a Contender), its item named by DRAWN, its outcome and difference from score(play), its plays
 shown by SHOWN; the self-check's cases from a folder, the set written
 beside a tester and the problem for the sample; and the worker template's
 call of the oracle, the end of a round, the class of a refusal and the
@@ -19,6 +19,7 @@ import support
 from arh_grader import Policy, Problem, engine
 from arh_grader.commands import selfcheck
 from arh_grader.compare import rules, sprt
+from arh_grader.contender import Contender
 
 sys.path.insert(0, os.path.join(support.ROOT, "harness"))
 import arh_worker  # noqa: E402
@@ -199,6 +200,18 @@ class RulesDefaultsTest(unittest.TestCase):
                 self.assertEqual(words.difference(0, [None, 2, "w"]), 2.0 if not lower else -2.0)
                 self.assertEqual(math.copysign(1.0, words.difference(0, [2, 2, "w"])), 1.0)
                 self.assertEqual(words.scores([[3, 1, "w"]]), [2.0])    # challenger minus
+
+    def test_a_tester_plays_in_a_worker_of_its_own_unless_the_rules_say(self):
+        words = self.rules()
+        words.problem.ROOT = support.ROOT          # its worker: harness/worker.py there
+        tester = os.path.join(support.ROOT, "src", "tester.py")
+        contender = words.contender(tester, role="incumbent", oracle=None, start_timeout=5,
+                                    private=("state.json",))
+        self.assertIs(type(contender), Contender)
+        self.assertEqual((contender.tester, contender.role, contender.private, contender.proc),
+                         (tester, "incumbent", ("state.json",), None))
+        self.assertIs(contender.problem, words.problem)
+        self.assertEqual(contender.worker_file, os.path.join(support.ROOT, "harness", "worker.py"))
 
     def test_shown_gives_a_plays_score_in_its_format(self):
         self.assertEqual(self.rules().shown(2), "2.0")

@@ -112,8 +112,8 @@ def command(*, cap=None, memory_check=True):
     if os.geteuid() == 0:
         cmd += ["unshare", "--pid", "--fork",
                 "setpriv", "--reuid=%d" % GUEST_UID, "--regid=%d" % GUEST_UID, "--clear-groups",
-                "--inh-caps=-all", "--bounding-set=-all",
-                "sh", "-c", '"$@"; exit $?', "sh"]   # pid 1, so that qemu, pid 2, can die of a signal
+                "--inh-caps=-all", "--bounding-set=-all",   # then sh as pid 1, so that
+                "sh", "-c", '"$@"; exit $?', "sh"]           # qemu, pid 2, can die of a signal
     cmd += ["env", "-i"] + ["%s=%s" % kv for kv in sorted(ENVIRONMENT.items())]
     cmd += [*qemu.COMMAND, "-cpu", tree.CPU, "-r", "6.1.0",
             "-L", tree.TREE, "-plugin", plugin,

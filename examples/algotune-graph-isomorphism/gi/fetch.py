@@ -1,6 +1,7 @@
 """Pinned files, fetched and checked: the Debian packages (.debs, and
-one source package's tarball) through a private apt configuration, and the
-wheels through pip, each against the sha256 of pins.json; and manifests,
+one source package's tarball) through a private apt configuration, each
+against the sha256 of pins.json, and the wheels through pip, against
+requirements.txt's hashes; and manifests,
 the sha256 of every file of a folder, which mark a finished build and
 check it later. gi/tree.py (the guest tree, the plugin) and gi/qemu.py
 (the pinned emulator) build on it.
@@ -13,6 +14,7 @@ sources are never read or changed).
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import tarfile
@@ -20,13 +22,16 @@ import tarfile
 HOME = "/opt/algotune-graph-isomorphism"
 CACHE = HOME + "/cache"                 # downloads and the private apt state
 PINS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pins.json")
+REQUIREMENTS = os.path.join(os.path.dirname(PINS), "requirements.txt")   # the wheels' pins
 DOWNLOAD_TIMEOUT = 1800                 # seconds, each apt-get or pip command
 
 
 def load_pins(path=PINS):
-    """The pins of pins.json as a dict."""
+    """The pins of pins.json as a dict, with "wheels" from requirements.txt."""
     with open(path, encoding="utf-8") as f:
-        return json.load(f)
+        pins = json.load(f)
+    pins["wheels"] = load_requirements()
+    return pins
 
 
 def sha256_file(path):
@@ -133,26 +138,48 @@ def fetch_header(pins, *, cache=CACHE, log=print):
     return header
 
 
+def load_requirements(path=REQUIREMENTS):
+    """[[name, version, sha256], ...] of requirements.txt's lines
+    `NAME==VERSION --hash=sha256:HEX`, in order; RuntimeError naming a
+    line that is not one."""
+    wheels = []
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            line = line.split("#")[0].strip()
+            if not line:
+                continue
+            found = re.fullmatch(r"([A-Za-z0-9_.-]+)==(\S+) --hash=sha256:([0-9a-f]{64})", line)
+            if not found:
+                raise RuntimeError("%s line %d is not NAME==VERSION --hash=sha256:HEX: %r"
+                                   % (path, number, line))
+            wheels.append(list(found.groups()))
+    return wheels
+
+
 def fetch_wheels(pins, *, cache=CACHE, log=print):
-    """Download the pinned wheels into cache/wheels with pip (hash-checked)
-    and return their paths, in pins order."""
+    """Download the pinned wheels (pins["wheels"], from requirements.txt)
+    into cache/wheels with pip, hash-checked, unless a file of each sha256
+    is there; their paths, in pins order."""
     folder = os.path.join(cache, "wheels")
     os.makedirs(folder, exist_ok=True)
-    paths = [os.path.join(folder, w[2]) for w in pins["wheels"]]
-    if not all(os.path.exists(p) and sha256_file(p) == w[3]
-               for p, w in zip(paths, pins["wheels"])):
-        req = os.path.join(folder, "requirements.txt")
-        with open(req, "w", encoding="utf-8") as f:
-            for name, version, _, sha in pins["wheels"]:
-                f.write("%s==%s --hash=sha256:%s\n" % (name, version, sha))
-        log("pip download %d wheels" % len(paths))
+
+    def found():
+        return {sha256_file(os.path.join(folder, name)): os.path.join(folder, name)
+                for name in sorted(os.listdir(folder)) if name.endswith(".whl")}
+
+    have = found()
+    if any(sha not in have for _, _, sha in pins["wheels"]):
+        log("pip download %d wheels" % len(pins["wheels"]))
         run(["python3", "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
-              "--python-version", "3.13", "--implementation", "cp", "--abi", "cp313",
-              "--platform", "manylinux_2_28_x86_64", "--require-hashes",
-              "-r", req, "-d", folder])
-    for path, w in zip(paths, pins["wheels"]):
-        check(path, w[3])
-    return paths
+             "--python-version", "3.13", "--implementation", "cp", "--abi", "cp313",
+             "--platform", "manylinux_2_28_x86_64", "--require-hashes",
+             "-r", REQUIREMENTS, "-d", folder])
+        have = found()
+    missing = ["%s==%s" % (name, version) for name, version, sha in pins["wheels"]
+               if sha not in have]
+    if missing:
+        raise RuntimeError("no wheel of the pinned sha256 for %s in %r" % (missing, folder))
+    return [have[sha] for _, _, sha in pins["wheels"]]
 
 
 def walk(root):

@@ -1,7 +1,7 @@
 """Measure a solver's counts on a set, the way a run counts them, and
-print the set again with each line's instructions set to them: how the
-sample's refs were made (the incumbent, src/), and a way to see any
-solver's count on each problem.
+print the set again with each line's instructions set to them: how every
+set's refs are made (by the reference, gi/reference/, the default), and
+a way to see any solver's count on each problem.
 
     python3 gi/measure.py src sample/items.jsonl > counts.jsonl
     python3 gi/measure.py --draw 24 > sample/items.jsonl     # the sample, measured afresh
@@ -12,6 +12,7 @@ that problem. Needs the emulator's tree (python3 gi/setup.py).
 
 import argparse
 import json
+import os
 import sys
 
 if not __package__:                 # run as a script: sdk_path finds the SDK and gi
@@ -25,8 +26,9 @@ from gi import plugin, sets  # noqa: E402
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("solver", nargs="?", default=plugin.PROJECT + "/src",
-                        help="the solver's folder (default: src/)")
+    parser.add_argument("solver", nargs="?",
+                        default=os.path.join(plugin.PROJECT, "gi", "reference"),
+                        help="the solver's folder (default: the reference, gi/reference/)")
     parser.add_argument("items", nargs="?", help="the set (default: the sample's problems)")
     parser.add_argument("--draw", type=int, metavar="N",
                         help="measure the first N problems of the sample's seed")

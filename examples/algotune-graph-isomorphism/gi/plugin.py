@@ -18,12 +18,13 @@ kinds, then over_item_budget, the earliest problem first), then a wrong
 answer (wrong).
 """
 
+import operator
 import os
 
 from arh_grader import Problem, QueryError, engine
 from arh_grader.result import Failure
 
-from gi import emulator, rules, task
+from gi import comparison, emulator, rules, task
 
 PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROOT = os.path.dirname(os.path.dirname(PROJECT))      # the repository, in a checkout
@@ -45,7 +46,11 @@ class GraphIsomorphism(Problem):
     SAMPLE = os.path.join(PROJECT, "sample", "items.jsonl")
     TESTER = os.path.join(PROJECT, "src", rules.ENTRY)
     CONSOLE = ("instruction_ratio", "instructions", "import_instructions", "instances")
+    AXES = ("n (the problem's nodes)", "score (instructions / the reference's)")
+    REFERENCE = (1.0, "the reference (1.0)")
+    ACROSS = (AXES[0], operator.itemgetter("n"))    # the picture's across-axis: no bound varies
     check_instance = staticmethod(rules.check_instance)
+    COMPARISON = comparison.Rules        # a comparison of two solvers, on the metric
 
     def check_query(self, secret, query):
         raise QueryError("this problem's worker makes no oracle calls")

@@ -1,7 +1,9 @@
-"""The solver being improved: `Solver().solve(problem)` returns
-{"mapping": m}, where node u of G1 maps to node m[u] of G2 (PROGRAM.md,
-"The task"). To start with it is the task's reference: networkx's VF2
-matcher. The grader counts the instructions it executes; fewer is better."""
+"""networkx's VF2 matcher, the task's reference solver: `Solver().solve(problem)`
+returns {"mapping": m}, where node u of G1 maps to node m[u] of G2 (PROGRAM.md,
+"The task"). src/solver.py starts as this file, and is yours to improve;
+gi/reference/solver.py keeps it: the solver every set's refs are measured
+with, and the one a comparison scores against. The grader counts the
+instructions a solver executes; fewer is better."""
 
 import networkx as nx
 

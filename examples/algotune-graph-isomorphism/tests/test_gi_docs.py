@@ -73,10 +73,11 @@ class ReadmeTest(unittest.TestCase):
         for path in named:
             with self.subTest(path=path):
                 self.assertTrue(os.path.exists(os.path.join(gi_support.PROJECT, path)), path)
-        code = sorted(os.path.join(folder, name) for folder in ("gi", "plugin")
+        code = sorted(os.path.join(folder, name) + ("/" if "." not in name else "")
+                      for folder in ("gi", "plugin")
                       for name in os.listdir(os.path.join(gi_support.PROJECT, folder))
-                      if name.endswith((".py", ".c", ".json")) and name not in (
-                          "__init__.py", "sdk_path.py"))
+                      if name.endswith((".py", ".c", ".json", ".txt")) or "." not in name
+                      if name not in ("__init__.py", "sdk_path.py", "__pycache__"))
         self.assertEqual(sorted(p for p in named if p.startswith(("gi/", "plugin/"))), code)
 
 

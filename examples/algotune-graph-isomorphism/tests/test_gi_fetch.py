@@ -1,7 +1,8 @@
 """The manifests of gi/fetch.py, which mark a build of the tree or the
 emulator done and check it later: a finished build passes, and a changed,
 added or removed file, a changed mode or link, or other pins, each fail
-the check, naming what differs."""
+the check, naming what differs; and the wheels' pins, read from
+requirements.txt, each line a name, a version and a sha256."""
 
 import os
 import unittest
@@ -58,6 +59,25 @@ class ManifestTest(unittest.TestCase):
     def test_no_manifest_is_not_built(self):
         os.unlink(self.manifest)
         self.fails(PINS, "not built", repr(self.manifest))
+
+
+class RequirementsTest(unittest.TestCase):
+    def test_the_pins_hold_the_wheels_of_requirements_txt(self):
+        wheels = fetch.load_pins()["wheels"]
+        self.assertEqual([name for name, _, _ in wheels], ["networkx", "numpy", "scipy"])
+        with open(fetch.REQUIREMENTS, encoding="utf-8") as f:
+            lines = [line.strip() for line in f if line.strip() and not line.startswith("#")]
+        self.assertEqual(lines, ["%s==%s --hash=sha256:%s" % tuple(w) for w in wheels])
+
+    def test_a_line_that_is_not_a_pin_is_named(self):
+        path = os.path.join(gi_support.tmpdir(self), "requirements.txt")
+        for line in ("numpy>=2.5 --hash=sha256:" + "a" * 64, "numpy==2.5.5",
+                     "numpy==2.5.5 --hash=sha256:" + "a" * 63, "numpy==2.5.5 --hash=md5:ab"):
+            with self.subTest(line=line):
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write("# wheels\n\nscipy==1.0 --hash=sha256:%s\n%s\n" % ("b" * 64, line))
+                with self.assertRaisesRegex(RuntimeError, "line 4 is not NAME==VERSION"):
+                    fetch.load_requirements(path)
 
 
 if __name__ == "__main__":

@@ -4,9 +4,10 @@ rules (what an instance is, a tester's play, the outcome and the score
 difference, what makes a challenger suspect) its Problem's comparison(),
 an arh_grader.compare.rules.Rules.
 
-Comparison k plays item k - 1 of the seed on both testers, each in a
-worker of its own (arh_grader.contender), frozen while the other plays;
-its calls go to the oracle served here, counted as in a local run. The
+Comparison k plays item k - 1 of the seed on both testers, each as the
+rules' contender() runs it: by default in a worker of its own
+(arh_grader.contender), frozen while the other plays, its calls going to
+the oracle served here, counted as in a local run. The
 default test, `--test mean` (compare/betting.py), decides on the mean
 score difference; `--test sign` (compare/sprt.py) on wins, losses and
 draws. The state file (compare/state.py) is locked while a run uses it and
@@ -34,7 +35,7 @@ from ..compare import settings as test_settings
 from ..compare import sprt
 from ..compare import state as compare_state
 from ..compare.log import UsageError
-from ..contender import Contender, TesterChanged, sha256_of
+from ..contender import TesterChanged, sha256_of
 
 
 def main(problem, argv=None, *, doc=None):
@@ -116,8 +117,8 @@ def run(problem, rules, args):
                                            seed=args.seed, testers=testers)
         run_settings = problem.settings().replace(instance_timeout_s=timeout)
         with engine.serving(settings=run_settings) as oracle, contextlib.ExitStack() as stack:
-            contenders = {role: stack.enter_context(Contender(
-                getattr(args, role), role=role, problem=problem, oracle=oracle,
+            contenders = {role: stack.enter_context(rules.contender(
+                getattr(args, role), role=role, oracle=oracle,
                 private=(args.state, args.log, args.sample_result),
                 start_timeout=run_settings.worker_start_timeout_s))
                 for role in roles}

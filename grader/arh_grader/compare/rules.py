@@ -10,6 +10,7 @@ Problem's comparison().
     rules.outcome(entry)                   # WIN, LOSS or DRAW: the sign test's
     rules.difference(index, entry)         # d: the mean test's (below 0, the challenger gains)
     rules.verdict(record, comparisons)     # (decision, reason): suspect, timeouts, the record's
+    rules.contender(path, role=..., ...)   # how a tester plays: contender.Contender, a worker
 
 The command owns the run: the options, the state file and its lock, the
 two testers' workers, the loop, the replay of a taken-up state, the stop
@@ -37,6 +38,7 @@ import abc
 import os
 
 from .. import options
+from ..contender import Contender
 from ..settings import SettingsError
 from . import betting, sprt
 from . import state as compare_state
@@ -112,6 +114,15 @@ class Rules(abc.ABC):
         return None if mmi is None else float(mmi)
 
     # ---- what a comparison plays and keeps ----
+
+    def contender(self, tester, *, role, oracle, start_timeout, private=()):
+        """The tester file `tester` in `role`, ready to play: an object with
+        run(index, item, timeout=) -> (session, engine.Failure or None) whose
+        session play() reads, used as a context manager. Here a Contender,
+        the tester in a worker of its own; a problem whose play is not a
+        worker's session (a count of work, say) gives its own."""
+        return Contender(tester, role=role, problem=self.problem, oracle=oracle,
+                         start_timeout=start_timeout, private=private)
 
     @abc.abstractmethod
     def draw(self, seed, index):

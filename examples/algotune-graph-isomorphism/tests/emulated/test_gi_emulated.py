@@ -1,9 +1,11 @@
 """Graph isomorphism's emulated runs: the counterfeits of tests/solvers/
 each get their kind from the counting emulator (gi/emulator.py) and from
 the self-check (gi/selfcheck.py, through the worker and the local run),
-the same solver counts the same instructions twice, and the
+the same solver counts the same instructions twice, the
 local run scores the incumbent exactly 1.0 on the sample, whichever of its
-problems it takes, in byte-identical result.json files.
+problems it takes, in byte-identical result.json files, the reference
+measures the sample's refs, and a comparison (gi/compare.py) accepts a
+matcher that does less work, on the metric.
 
 They need the pinned emulator and guest tree (python3 gi/setup.py), and
 take about ten seconds a run, so they are not in the suite: .ci/emulated.sh
@@ -18,13 +20,15 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import gi_support  # noqa: E402
-from gi import emulator, plugin, qemu, selfcheck, task, tree  # noqa: E402
+from gi import comparison, emulator, plugin, qemu, selfcheck, sets, task, tree  # noqa: E402
 
 GIVEN = task.generate_problem(140, 0)   # in no set: a counterfeit cannot meet it by chance
 CAP = 10 ** 11                            # instructions: no honest item comes near
 TIMEOUT_S = 600                           # seconds: a backstop, never reached
 LOCAL = os.path.join(gi_support.PROJECT, "gi", "local.py")
 SELFCHECK = os.path.join(gi_support.PROJECT, "gi", "selfcheck.py")
+COMPARE = os.path.join(gi_support.PROJECT, "gi", "compare.py")
+REFINED = os.path.join(gi_support.TESTS, "solvers", "refined", "solver.py")
 
 
 def files(name):
@@ -146,12 +150,57 @@ class CountTest(unittest.TestCase):
         self.assertEqual(data, runs[1][1])
 
     def test_a_better_pruned_matcher_scores_clearly_below_one(self):
-        result, _, done = local(self, "--tester", os.path.join(
-            gi_support.TESTS, "solvers", "refined", "solver.py"), "--only", "3,4")
+        result, _, done = local(self, "--tester", REFINED, "--only", "3,4")
         self.assertEqual(result["status"], "valid", done.stderr)
         self.assertLess(result["instruction_ratio"], 0.5)
         self.assertEqual([entry["index"] for entry in result["items"]], [3, 4])
         self.assertEqual(plugin.PROBLEM.SCORE_NAME, "instruction_ratio")
+
+
+@unittest.skipUnless(os.path.exists(tree.MANIFEST), "the guest tree is not built: gi/setup.py")
+class ReferenceTest(unittest.TestCase):
+    def test_the_reference_measures_the_sample_s_refs(self):
+        """gi/reference/ is the solver the refs were measured with: its
+        counts give sample/items.jsonl again, line for line."""
+        with open(plugin.PROBLEM.SAMPLE, encoding="utf-8") as f:
+            items = [json.loads(line) for line in f]
+        folder = os.path.dirname(comparison.REFERENCE_SOLVER)
+        self.assertEqual(plugin.PROBLEM.measure(sets.files_in(folder), items), items)
+
+    def test_a_comparison_accepts_the_better_matcher_on_the_metric(self):
+        """gi/compare.py, the refined matcher against the reference as the
+        incumbent: accepted, the incumbent scoring exactly 1, every figure
+        the metric's arithmetic on the state file's counts; taken up again,
+        its replayed comparisons count the same."""
+        state = os.path.join(gi_support.tmpdir(self), "state.json")
+        command = [sys.executable, COMPARE, "--challenger", REFINED,
+                   "--incumbent", comparison.REFERENCE_SOLVER, "--state", state,
+                   "--seed", "emulated-test", "--alpha", "0.2", "--beta", "0.2"]
+        runs = [subprocess.run(command, capture_output=True, text=True, timeout=6 * TIMEOUT_S,
+                               cwd=gi_support.PROJECT) for _ in range(2)]
+        for done in runs:
+            self.assertEqual(done.returncode, 0, done.stdout + done.stderr[-3000:])
+        lines = dict(line.split(": ", 1) for line in runs[0].stdout.splitlines()
+                     if ": " in line)
+        self.assertEqual((lines["decision"], lines["set_size"],
+                          lines["instruction_ratio.incumbent"]), ("accept", "128", "1.000000"))
+        with open(state, encoding="utf-8") as f:
+            entries = json.load(f)["comparisons"]
+        self.assertEqual(len(entries), int(lines["comparisons"]))
+        n = comparison.SET_SIZE
+        scores = [[(n * e[k][0] + e[k][1]) / (n * e[3][0] + e[3][1]) for k in (0, 1)]
+                  for e in entries]
+        self.assertEqual([e[1] for e in entries], [e[3] for e in entries])
+        self.assertTrue(all(c < 0.5 for c, _ in scores), scores)
+        self.assertEqual(lines["instruction_ratio.challenger"],
+                         "%.6f" % (sum(c for c, _ in scores) / len(scores)))
+        self.assertTrue(lines["score_difference"].startswith(
+            "%.4f " % (sum(c - i for c, i in scores) / len(scores))), lines["score_difference"])
+        self.assertIn("ran again with the same instructions", runs[1].stderr)
+        self.assertEqual([line for line in runs[1].stdout.splitlines()
+                          if line.startswith(("decision", "comparisons", "instruction_ratio"))],
+                         [line for line in runs[0].stdout.splitlines()
+                          if line.startswith(("decision", "comparisons", "instruction_ratio"))])
 
 
 if __name__ == "__main__":
