@@ -483,21 +483,29 @@ pass held_out_worker "no mount, no instance file in its running container"
 [ -z "$(leftovers)" ] || fail "down --volumes after the held-out run left: $(leftovers | tr '\n' ' ')"
 
 # --- 9. the second problem, twenty questions, on the same template -----------
+compose_for() {   # array $1 := the compose command of project $2 with file $3
+    local -n into=$1
+    if [ "${COMPOSE[0]}" = docker-compose ]; then into=(docker-compose -p "$2" -f "$3")
+    else into=(docker compose -p "$2" -f "$3"); fi
+}
+example_up() {    # the first command of the compose command in array $1, logged to $2;
+    local -n with=$1    # its status, the images it built kept for the cleanup
+    local status=0 service id
+    "${with[@]}" up --build --abort-on-container-exit --exit-code-from grader \
+        </dev/null >"$2" 2>&1 || status=$?
+    for service in worker grader; do
+        id=$("${with[@]}" ps -a -q "$service" </dev/null 2>/dev/null | head -n 1)
+        [ -z "$id" ] || IMAGES+=("$(docker inspect -f '{{.Image}}' "$id")")
+    done
+    return "$status"
+}
 TQ=examples/twenty-questions
-if [ "${COMPOSE[0]}" = docker-compose ]; then TQ_COMPOSE=(docker-compose -p tq -f "$TQ/compose.yaml")
-else TQ_COMPOSE=(docker compose -p tq -f "$TQ/compose.yaml"); fi
+compose_for TQ_COMPOSE tq "$TQ/compose.yaml"
 t=$EPOCHREALTIME
 python3 "$TQ/tq/local.py" --out "$WORK/tq-local" >"$WORK/tq-local.log" 2>&1 \
     || { show "$WORK/tq-local.log"; fail "$TQ/tq/local.py failed"; }
-set +e
-"${TQ_COMPOSE[@]}" up --build --abort-on-container-exit --exit-code-from grader \
-    </dev/null >"$WORK/tq-up.log" 2>&1
-status=$?
-set -e
-for service in worker grader; do
-    id=$("${TQ_COMPOSE[@]}" ps -a -q "$service" </dev/null 2>/dev/null | head -n 1)
-    [ -z "$id" ] || IMAGES+=("$(docker inspect -f '{{.Image}}' "$id")")
-done
+status=0
+example_up TQ_COMPOSE "$WORK/tq-up.log" || status=$?
 say tq_up_s "$(since "$t")"
 tq_worker=$("${TQ_COMPOSE[@]}" ps -a -q worker </dev/null 2>/dev/null | head -n 1)
 [ -n "$tq_worker" ] || fail "twenty questions' first command left no worker container to inspect"
@@ -518,8 +526,7 @@ pass tq_result_sha256 "$(sha256sum <"$WORK/tq-docker.json" | cut -d' ' -f1) (the
 # Its grader's image builds the pinned tree, emulator and plugin (gi/setup.py),
 # and runs the solver under the emulator as the local run does: the same bytes.
 GI=examples/algotune-graph-isomorphism
-if [ "${COMPOSE[0]}" = docker-compose ]; then GI_COMPOSE=(docker-compose -p gi -f "$GI/compose.yaml")
-else GI_COMPOSE=(docker compose -p gi -f "$GI/compose.yaml"); fi
+compose_for GI_COMPOSE gi "$GI/compose.yaml"
 t=$EPOCHREALTIME
 python3 "$GI/gi/setup.py" >"$WORK/gi-setup.log" 2>&1 \
     || { show "$WORK/gi-setup.log"; fail "$GI/gi/setup.py failed"; }
@@ -535,15 +542,8 @@ for part in debs wheels include; do
 done
 say gi_seeded "$(find "$GI_SEEDED" -type f ! -name README.md | wc -l) pinned files of the local setup"
 t=$EPOCHREALTIME
-set +e
-"${GI_COMPOSE[@]}" up --build --abort-on-container-exit --exit-code-from grader \
-    </dev/null >"$WORK/gi-up.log" 2>&1
-status=$?
-set -e
-for service in worker grader; do
-    id=$("${GI_COMPOSE[@]}" ps -a -q "$service" </dev/null 2>/dev/null | head -n 1)
-    [ -z "$id" ] || IMAGES+=("$(docker inspect -f '{{.Image}}' "$id")")
-done
+status=0
+example_up GI_COMPOSE "$WORK/gi-up.log" || status=$?
 say gi_up_s "$(since "$t") (the grader's image built from the pins, then the run)"
 [ "$status" = 0 ] || { show "$WORK/gi-up.log" 40; fail "graph isomorphism's first command exited $status"; }
 gi_worker=$("${GI_COMPOSE[@]}" ps -a -q worker </dev/null 2>/dev/null | head -n 1)
