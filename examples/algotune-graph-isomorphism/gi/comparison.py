@@ -15,11 +15,13 @@ metric's own: instruction_ratio is the mean of these scores over a set.
 
 An entry is [challenger, incumbent, seed, reference], each [P, I], or
 null for a solver past its deadline, whose score is ITEM_FACTOR, the most
-a problem of a valid run scores.
+a problem of a valid run scores (a comparison whose reference passed its
+deadline is a draw).
 """
 
 import hashlib
 import os
+import random
 
 from arh_grader import contender as sdk_contender
 from arh_grader.compare import rules
@@ -102,6 +104,7 @@ class Rules(rules.Rules):
     def __init__(self, problem):
         super().__init__(problem)
         self.counted = {}                 # the counts of this run, by files and problem
+        self.draws = {}                   # seed -> (its random.Random, the problems drawn)
 
     def add_options(self, parser):
         parser.add_argument("--reference", metavar="SOLVER", default=REFERENCE_SOLVER,
@@ -122,7 +125,12 @@ class Rules(rules.Rules):
                                counted=self.counted)
 
     def draw(self, seed, index):
-        return sets.draw(index + 1, seed)[index]
+        """Problem `index` of the set sets.draw draws with `seed` (each
+        seed's draws kept, so that a long run draws each problem once)."""
+        rng, drawn = self.draws.setdefault(seed, (random.Random(seed), []))
+        while len(drawn) <= index:
+            drawn.append(sets.next_problem(rng))
+        return dict(drawn[index])
 
     def play(self, session):
         return session

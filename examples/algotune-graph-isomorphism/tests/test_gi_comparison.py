@@ -34,6 +34,10 @@ class RulesTest(unittest.TestCase):
         self.assertEqual(drawn, sets.draw(5, "s"))
         self.assertNotEqual(drawn, sets.draw(5, "t"))
         self.assertEqual(self.rules.drawn(drawn[3]), drawn[3]["seed"])
+        fresh = PROBLEM.comparison()                 # in another order, and kept apart
+        self.assertEqual([fresh.draw("s", k) for k in (4, 1, 4)], [drawn[4], drawn[1], drawn[4]])
+        fresh.draw("s", 1)["n"] = 0
+        self.assertEqual(fresh.draw("s", 1), drawn[1])
         self.assertIn(sets.SAMPLE_SEED, self.rules.PUBLIC_SEEDS)
 
     def test_a_score_is_a_set_line_s_against_the_reference(self):

@@ -8,7 +8,8 @@ import re
 import unittest
 
 import gi_support
-from gi import emulator, fetch, rules, task, tree
+from gi import comparison, emulator, fetch, rules, task, tree
+from gi.plugin import PROBLEM
 
 
 def raw(name):
@@ -43,6 +44,13 @@ class ProgramTest(unittest.TestCase):
         said(self, "(`qemu-x86_64`, CPU model %s, guest addresses from a fixed base, a fixed"
              " environment, at most %d GiB of address space)" % (tree.CPU,
                                                                  emulator.MEMORY_BYTES >> 30))
+
+    def test_the_comparison_s_set_size_and_score(self):
+        said(self, "the platform scores a held-out set of %d drawn the same way"
+             % comparison.SET_SIZE)
+        said(self, "(%d * P + I) / (%d * P_ref + I_ref)" % ((comparison.SET_SIZE,) * 2))
+        said(self, "`mmi` in `autoresearch.toml`: %d%%"
+             % round(100 * PROBLEM.table("metric")["mmi"]))
 
     def test_every_kind_of_a_run_is_explained(self):
         text = read("PROGRAM.md")

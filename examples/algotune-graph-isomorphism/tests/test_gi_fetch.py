@@ -45,9 +45,13 @@ class ManifestTest(unittest.TestCase):
     def test_a_changed_file_mode_or_link_fails(self):
         def library():
             return os.path.join(self.root, "usr", "lib", "a.so")
-        for change, word in ((lambda: open(library(), "ab").write(b"!"), "usr/lib/a.so"),
+
+        def write(path, mode):
+            with open(path, mode) as f:
+                f.write(b"!")
+        for change, word in ((lambda: write(library(), "ab"), "usr/lib/a.so"),
                              (lambda: os.chmod(library(), 0o600), "usr/lib/a.so"),
-                             (lambda: open(library() + "2", "wb").close(), "usr/lib/a.so2"),
+                             (lambda: write(library() + "2", "wb"), "usr/lib/a.so2"),
                              (lambda: os.unlink(library()), "usr/lib/a.so"),
                              (lambda: os.replace(os.path.join(self.root, "lib"),
                                                  os.path.join(self.root, "lib64")), "lib")):
