@@ -74,6 +74,17 @@ class LicencesTest(unittest.TestCase):
 
 
 class ReadmeTest(unittest.TestCase):
+    def test_its_first_lines_are_the_run_and_the_tests(self):
+        block = raw("README.md").split("```sh\n", 1)[1].split("```", 1)[0].splitlines()
+        self.assertEqual([line.split("  #")[0].strip() for line in block], [
+            "python3 gi/setup.py && python3 gi/local.py",
+            "python3 -m unittest discover -s tests && python3 -m unittest discover -s "
+            "tests/emulated"])
+        for folder in ("tests", os.path.join("tests", "emulated")):
+            modules = [name for name in os.listdir(os.path.join(gi_support.PROJECT, folder))
+                       if name.startswith("test_") and name.endswith(".py")]
+            self.assertTrue(modules, folder)
+
     def test_its_file_table_is_the_folder(self):
         table = raw("README.md").split("\n## Files\n")[1]
         named = [path for row in table.splitlines() if row.startswith("| `")
