@@ -33,7 +33,8 @@ The result is a Run. kind is None when every problem was answered, else:
     solver_failed    Solver() or solve() raised, or the emulator died
     solver_timeout   the wall clock passed timeout_s
     output_too_large an answer over MAX_ANSWER_BYTES, or stdout/stderr
-                     over MAX_OUTPUT_BYTES
+                     over MAX_OUTPUT_BYTES (gi/frames.py, the host's end
+                     of the run, which feeds the items and reads them)
 Whatever the guest does, run() returns a Run; the emulator's process group
 is killed and reaped on every path.
 """
@@ -43,7 +44,6 @@ import fcntl
 import json
 import os
 import resource
-import select
 import shutil
 import signal
 import subprocess
@@ -51,7 +51,7 @@ import time
 
 from arh_grader import sandbox
 
-from gi import qemu, tree
+from gi import frames, qemu, tree
 
 RUN_DIR = tree.HOME + "/run"              # driver.py, problem.json, src/
 SOLVER_DIR = RUN_DIR + "/src"             # the solver's files, read-only
@@ -59,21 +59,15 @@ PROBLEM_FILE = RUN_DIR + "/problem.json"
 DRIVER_FILE = RUN_DIR + "/driver.py"
 LOCK_FILE = tree.HOME + "/run.lock"
 DRIVER_SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "driver.py")
-MAX_ANSWER_BYTES = 1 << 20                # bytes, one answer line
-MAX_OUTPUT_BYTES = 1 << 20                # bytes, the guest's stdout and stderr, each
 GUEST_HI = 0x500000000000                 # bytes, the top of the guest's memory (the plugin's hi)
 GUEST_UID = 65534                         # the guest's uid and gid (nobody)
 MEMORY_BYTES = 4 << 30                    # bytes of address space, the emulator's RLIMIT_AS
 OOM_SCORE_ADJ = 1000                      # the emulator's oom_score_adj: killed first
-EXIT_GRACE_S = 2.0                        # seconds the driver gets to exit after "end"
 ENVIRONMENT = {                           # the guest's whole environment
     "PATH": "/usr/bin:/bin", "LC_ALL": "C", "HOME": "/nonexistent", "PYTHONHASHSEED": "0",
     "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
     "NUMEXPR_NUM_THREADS": "1",
 }
-PLUGIN_KINDS = ("over_budget", "threads", "escape")
-FAULTS = {128 + signal.SIGSEGV, 128 + signal.SIGBUS,   # the exit statuses of a memory fault:
-          -signal.SIGSEGV, -signal.SIGBUS}            # through sh (as root), or qemu's own
 LAUNCHERS = ("env", "unshare", "setpriv", "sh")   # the command's programs beside qemu
 
 
@@ -167,169 +161,6 @@ def _child_fds(frame_r, report_w, answer_w, wall):
     return place
 
 
-class _Session:
-    """The host's end of one emulator run: its pipes, buffers and deadline."""
-
-    def __init__(self, proc, fds, deadline):
-        self.proc, self.deadline = proc, deadline
-        self.frame_w, self.report_r, self.answer_r, self.out_r, self.err_r = fds
-        self.reports, self.report_buf, self.answer_buf = [], b"", b""
-        self.output = {self.out_r: 0, self.err_r: 0}
-        self.err_tail = b""
-        self.open = {self.report_r, self.answer_r, self.out_r, self.err_r}
-
-    def pump(self, timeout):
-        """Read what is ready; return a (kind, message) that ends the run, or None."""
-        ready, _, _ = select.select(sorted(self.open), [], [], max(0.0, timeout))
-        for fd in ready:
-            data = os.read(fd, 1 << 16)
-            if not data:
-                self.open.discard(fd)
-                continue
-            if fd == self.report_r:
-                self.report_buf += data
-                *lines, self.report_buf = self.report_buf.split(b"\n")
-                self.reports.extend(line.decode(errors="replace").split() for line in lines)
-            elif fd == self.answer_r:
-                self.answer_buf += data
-                if len(self.answer_buf.split(b"\n")[-1]) > MAX_ANSWER_BYTES:
-                    return "output_too_large", "an answer line is over %d bytes" % MAX_ANSWER_BYTES
-            else:
-                self.output[fd] += len(data)
-                if fd == self.err_r:
-                    self.err_tail = (self.err_tail + data)[-2000:]
-                if self.output[fd] > MAX_OUTPUT_BYTES:
-                    which = "stdout" if fd == self.out_r else "stderr"
-                    return "output_too_large", "the solver wrote over %d bytes on %s" % (
-                        MAX_OUTPUT_BYTES, which)
-        return None
-
-    def next_report(self):
-        """Wait for the plugin's next report line: ("r", count) at a framing
-        read, or (kind, message) when the run ends."""
-        while not self.reports:
-            left = self.deadline - time.monotonic()
-            if self.report_r in self.open:
-                if left <= 0:
-                    return "solver_timeout", "the run passed its deadline"
-                ended = self.pump(left)
-                if ended:
-                    return ended
-            else:                         # the plugin's end closed: the emulator is gone
-                code = self.proc.poll()
-                if code is None:
-                    try:
-                        code = self.proc.wait(timeout=min(1.0, max(0.0, left)))
-                    except subprocess.TimeoutExpired:
-                        code = "unknown"
-                tail = self.err_tail.decode(errors="replace").strip().splitlines()[-3:]
-                if code in FAULTS:
-                    return "escape", ("the emulator died of a memory fault (status %r): a load or"
-                                      " store where the guest holds no memory" % code)
-                return "solver_failed", "the emulator exited (status %r): %s" % (
-                    code, " | ".join(tail) or "no message")
-        line = self.reports.pop(0)
-        if len(line) >= 2 and line[0] == "r" and line[1].isdigit():
-            return "r", int(line[1])
-        if line and line[0] in PLUGIN_KINDS:
-            return line[0], " ".join(line[2:]) or line[0]
-        tail = self.err_tail.decode(errors="replace").strip().splitlines()[-3:]
-        return "solver_failed", "the run ended (%s): %s" % (" ".join(line), " | ".join(tail))
-
-    def next_answer(self):
-        """Wait for the driver's next answer line: ("answer", line), or
-        (kind, message) when the run ends first."""
-        while b"\n" not in self.answer_buf:
-            if self.reports:              # no item is pending: no read may return
-                tag, value = self.next_report()
-                if tag == "r":
-                    return "escape", "a framing read the host did not feed"
-                return tag, value
-            left = self.deadline - time.monotonic()
-            if left <= 0:
-                return "solver_timeout", "the run passed its deadline"
-            ended = self.pump(min(left, 0.5))
-            if ended:
-                return ended
-            if self.answer_r not in self.open or self.report_r not in self.open:
-                tag, value = self.next_report()
-                if tag == "r":
-                    return "escape", "a framing read the host did not feed"
-                return tag, value
-        line, _, self.answer_buf = self.answer_buf.partition(b"\n")
-        return "answer", line.decode("utf-8", errors="replace")
-
-
-def _item(session, token, what):
-    """Start the next item by sending its token; returns the count at the
-    read that took it, or (kind, message)."""
-    if session.answer_buf:
-        return None, ("escape", "%s: more than one answer line for one item" % what)
-    os.write(session.frame_w, token)
-    tag, value = session.next_report()
-    if tag != "r":
-        return None, (tag, "%s: %s" % (what, value))
-    return value, None
-
-
-def _drive(session, problems, cap):
-    """Feed the items; return (kind, message, env, import, counts, answers).
-    An item's count is known when the next item's token is read, so each
-    token goes only after the answer before it."""
-    counts, answers = [], []
-    names = ["the solver's import"] + ["problem %d" % k for k in range(len(problems))]
-    tokens = [b"g"] + [b"p"] * len(problems) + [b"e"]
-    env = imported = last = None
-    for k, token in enumerate(tokens):
-        what = names[k] if k < len(names) else "the end"
-        if token == b"p":
-            _write_problem(problems[k - 1])
-        at, ended = _item(session, token, names[k - 1] if k else "startup")
-        if ended:
-            return ended[0], ended[1], env, imported, counts, answers
-        if k == 0:
-            env = at
-        else:
-            count = at - last
-            if cap and count > cap:
-                return ("over_budget", "%s passed %d instructions" % (names[k - 1], cap),
-                        env, imported, counts, answers)
-            if k == 1:
-                imported = count
-            else:
-                counts.append(count)
-                answers.append(pending)
-        last = at
-        if token == b"e":
-            break
-        tag, line = session.next_answer()
-        if tag != "answer":
-            return tag, "%s: %s" % (what, line), env, imported, counts, answers
-        if k == 0:
-            if line != "ready":
-                return ("solver_failed", "the solver's import raised: %s" % _raised_text(line),
-                        env, None, counts, answers)
-            continue
-        if not line.startswith("ok "):
-            return ("solver_failed", "%s: solve raised: %s" % (what, _raised_text(line)),
-                    env, imported, counts, answers)
-        try:
-            pending = json.loads(line[3:])
-        except ValueError:
-            return "escape", "%s: the answer is not JSON" % what, env, imported, counts, answers
-    return None, "answered %d problems" % len(problems), env, imported, counts, answers
-
-
-def _raised_text(line):
-    if line.startswith("raised "):
-        try:
-            text = json.loads(line[7:])
-            return str(text).strip().splitlines()[-1]
-        except (ValueError, IndexError):
-            pass
-    return "unexpected answer %r" % line[:200]
-
-
 def run(files, problems, *, cap, timeout_s, memory_check=True):
     """Run the solver `files` ({relative path: bytes}) on `problems` (a list
     of problem dicts) under the counting emulator; cap is each item's budget
@@ -374,14 +205,16 @@ def _run_locked(problems, cap, timeout_s, memory_check):
         for fd in (frame_r, report_w, answer_w, out_w, err_w):
             os.close(fd)
         frame_r = report_w = answer_w = out_w = err_w = None
-        session = _Session(proc, (frame_w, report_r, answer_r, out_r, err_r), t0 + timeout_s)
+        session = frames.Session(proc, (frame_w, report_r, answer_r, out_r, err_r),
+                                 t0 + timeout_s)
         try:
-            kind, message, env, imported, counts, answers = _drive(session, problems, cap)
+            kind, message, env, imported, counts, answers = frames.drive(
+                session, problems, cap, write_problem=_write_problem)
         except OSError as e:              # a pipe the guest closed under us
             kind, message, env, imported, counts, answers = (
                 "solver_failed", "the emulator's pipes failed: %s" % e, None, None, [], [])
         if kind is None:
-            end = time.monotonic() + EXIT_GRACE_S
+            end = time.monotonic() + frames.EXIT_GRACE_S
             while proc.poll() is None and time.monotonic() < end and session.open:
                 session.pump(0.05)
         return Run(kind=kind, message=message, environment_instructions=env,

@@ -8,7 +8,7 @@ import re
 import unittest
 
 import gi_support
-from gi import comparison, emulator, fetch, rules, task, tree
+from gi import comparison, emulator, fetch, frames, rules, task, tree
 from gi.plugin import PROBLEM
 
 
@@ -36,7 +36,7 @@ class ProgramTest(unittest.TestCase):
         said(self, "one problem scored over %d" % rules.ITEM_FACTOR)
 
     def test_the_limits_and_the_emulator(self):
-        self.assertEqual((rules.MAX_BYTES, emulator.MAX_ANSWER_BYTES, emulator.MAX_OUTPUT_BYTES),
+        self.assertEqual((rules.MAX_BYTES, frames.MAX_ANSWER_BYTES, frames.MAX_OUTPUT_BYTES),
                          (1 << 20,) * 3)
         said(self, "(at most %d files, 1 MiB in all, `%s` among them)"
              % (rules.MAX_FILES, rules.ENTRY))
@@ -57,7 +57,7 @@ class ProgramTest(unittest.TestCase):
         kinds = ["bad_source", "solver_failed", "solver_timeout", "output_too_large",
                  "threads", "escape", "over_budget", "over_item_budget", "wrong"]
         self.assertEqual(re.findall(r"^- `([a-z_]+)`:", raw("PROGRAM.md"), re.M), kinds)
-        self.assertTrue(all(kind in text for kind in emulator.PLUGIN_KINDS))
+        self.assertTrue(all(kind in text for kind in frames.PLUGIN_KINDS))
 
 
 class LicencesTest(unittest.TestCase):

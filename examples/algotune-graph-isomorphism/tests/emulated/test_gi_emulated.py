@@ -62,7 +62,9 @@ class CounterfeitTest(unittest.TestCase):
         cases = {"thread": ("threads", "clone"),
                  "far_pointer": ("escape", "memory fault"),
                  "chatty": ("output_too_large", "stdout"),
-                 "memory_bomb": ("solver_failed", "MemoryError")}   # reads_seed: the next test
+                 "memory_bomb": ("solver_failed", "MemoryError"),
+                 "exits": ("solver_failed", "(status 3): exits: the solver gives up here")}
+        # reads_seed: the next test
         for name, (kind, words) in cases.items():
             with self.subTest(solver=name):
                 run = emulator.run(files(name), [GIVEN], cap=CAP, timeout_s=TIMEOUT_S)
