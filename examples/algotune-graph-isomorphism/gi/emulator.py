@@ -5,7 +5,7 @@
 starts the pinned command: qemu-x86_64 (gi/qemu.py's, Haswell-noTSX, uname release
 6.1.0, the guest tree of tree.py as -L, guest memory below GUEST_HI,
 where the plugin's memory check draws the line) with the counting plugin
-(plugin/count.c), running the tree's Python 3.13 on driver.py, inside
+(plugin/), running the tree's Python 3.13 on driver.py, inside
 Landlock walls (walls()); a fixed environment (env -i); a fresh PID
 namespace, so the guest's pid is the same on every run (the pid enters
 the count); the guest as user GUEST_UID with no capability, so it cannot

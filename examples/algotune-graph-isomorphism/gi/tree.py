@@ -31,7 +31,8 @@ and /etc come from it), and the counting plugin at PLUGIN:
 6. The plugin's header, qemu-plugin.h, is taken from Debian's bookworm
    qemu source package (fetched with `apt-get source` under the same
    private configuration; the orig tarball and the header are pinned),
-   and GI/plugin/count.c is compiled against it with gcc into PLUGIN.
+   and the plugin's .c files (plugin/count.c and the files beside it)
+   are compiled against it with gcc into PLUGIN, one .so.
 
 ensure() does all of it, the emulator's unpacking first (gi/qemu.py),
 and only what is missing: with everything in place it just verifies. Host
@@ -56,7 +57,7 @@ PYTHON = TREE + "/usr/bin/python3.13"   # the guest's Python
 PLUGIN = HOME + "/count.so"             # the counting plugin
 MANIFEST = HOME + "/tree.manifest"      # sha256 of every file of TREE
 HERE = os.path.dirname(os.path.abspath(__file__))
-PLUGIN_SOURCE = os.path.join(os.path.dirname(HERE), "plugin", "count.c")
+PLUGIN_FOLDER = os.path.join(os.path.dirname(HERE), "plugin")   # count.c, its .c and .h files
 MTIME = 1700000000                      # seconds since the epoch, every file's mtime
 CPU = "Haswell-noTSX"                   # the emulated CPU model
 COMPILE_TIMEOUT = 3600                  # seconds, compiling the tree's .py under qemu
@@ -155,22 +156,32 @@ def verify(pins):
     return fetch.check_manifest(TREE, MANIFEST, "the tree", built_from(pins))
 
 
+def plugin_sources():
+    """The plugin's files, sorted: every .c of PLUGIN_FOLDER (compiled into
+    one .so) and every .h (which they include)."""
+    return sorted(os.path.join(PLUGIN_FOLDER, name) for name in os.listdir(PLUGIN_FOLDER)
+                  if name.endswith((".c", ".h")))
+
+
 def build_plugin(pins, *, log=print):
-    """Compile PLUGIN from count.c against the pinned header, unless the
-    stamp beside it says it was built from these very sources."""
+    """Compile PLUGIN from plugin/'s .c files against the pinned header,
+    unless the stamp beside it says it was built from these very sources.
+    Only qemu_plugin_* is exported (-fvisibility=hidden)."""
     header = fetch.fetch_header(pins, log=log)
+    sources = plugin_sources()
     stamp = hashlib.sha256()
-    for path in (PLUGIN_SOURCE, header):
-        stamp.update(fetch.sha256_file(path).encode())
+    for path in sources + [header]:
+        stamp.update(("%s %s\n" % (os.path.basename(path), fetch.sha256_file(path))).encode())
     stamp = stamp.hexdigest()
     stamp_path = PLUGIN + ".source-sha256"
     if os.path.exists(PLUGIN) and os.path.exists(stamp_path):
         with open(stamp_path, encoding="utf-8") as f:
             if f.read().strip() == stamp:
                 return PLUGIN
-    log("gcc %s -> %s" % (PLUGIN_SOURCE, PLUGIN))
-    fetch.run(["gcc", "-shared", "-fPIC", "-O2", "-Wall", "-I", os.path.dirname(header),
-          "-o", PLUGIN + ".new", PLUGIN_SOURCE])
+    c_files = [path for path in sources if path.endswith(".c")]
+    log("gcc %s -> %s" % (" ".join(c_files), PLUGIN))
+    fetch.run(["gcc", "-shared", "-fPIC", "-O2", "-Wall", "-fvisibility=hidden",
+               "-I", os.path.dirname(header), "-o", PLUGIN + ".new", *c_files])
     os.replace(PLUGIN + ".new", PLUGIN)
     with open(stamp_path, "w", encoding="utf-8") as f:
         f.write(stamp + "\n")

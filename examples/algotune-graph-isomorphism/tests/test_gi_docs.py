@@ -95,7 +95,7 @@ class ReadmeTest(unittest.TestCase):
         code = sorted(os.path.join(folder, name) + ("/" if "." not in name else "")
                       for folder in ("gi", "plugin")
                       for name in os.listdir(os.path.join(gi_support.PROJECT, folder))
-                      if name.endswith((".py", ".c", ".json", ".txt")) or "." not in name
+                      if name.endswith((".py", ".c", ".h", ".json", ".txt")) or "." not in name
                       if name not in ("__init__.py", "sdk_path.py", "__pycache__"))
         self.assertEqual(sorted(p for p in named if p.startswith(("gi/", "plugin/"))), code)
 
