@@ -38,6 +38,13 @@ def read(name):
         return f.read()
 
 
+def ci_script():
+    """.ci/docker.sh with its stages, .ci/docker/*.sh, in the order it sources them."""
+    main = read(".ci/docker.sh")
+    stages = main.split("for stage in ", 1)[1].split(";", 1)[0].split()
+    return "\n".join([main] + [read(".ci/docker/%s.sh" % stage) for stage in stages])
+
+
 def instructions(dockerfile):
     """(instruction, arguments) of each line of a Dockerfile, comments dropped."""
     rows = []
@@ -278,8 +285,16 @@ class ComposeTest(unittest.TestCase):
         self.assertIn("build: {context: ., dockerfile: dockerfile.grader}",
                       service_block("grader"))
 
+    def test_the_ci_script_sources_every_stage_it_has(self):
+        main = read(".ci/docker.sh")
+        stages = main.split("for stage in ", 1)[1].split(";", 1)[0].split()
+        self.assertEqual(sorted(stages), sorted(name[:-3] for name in os.listdir(
+            os.path.join(ROOT, ".ci", "docker")) if name.endswith(".sh")))
+        self.assertEqual(stages, ["group-testing", "examples", "hostile"])
+        self.assertIn('    source ".ci/docker/$stage.sh"\n', main)
+
     def test_the_ci_script_runs_the_three_commands(self):
-        script = read(".ci/docker.sh")
+        script = ci_script()
         for command in ("up --build --abort-on-container-exit --exit-code-from grader",
                         "run --rm --no-deps --entrypoint cat grader /result/result.json",
                         "down --volumes"):
@@ -314,7 +329,7 @@ class WallsTest(unittest.TestCase):
                                          "pids_limit", "read_only"})
 
     def test_the_ci_script_installs_and_removes_the_host_rule_for_both_bridges(self):
-        script = read(".ci/docker.sh")
+        script = ci_script()
         self.assertTrue('\nBRIDGES="%s" ' % " ".join(BRIDGES.values()) in script)
         self.assertIn('iptables -I INPUT -i "$bridge" -j DROP', script)
         self.assertIn('iptables -D INPUT -i "$bridge" -j DROP', script)
@@ -323,7 +338,7 @@ class WallsTest(unittest.TestCase):
                             "README.md gives the host's rule for %s" % bridge)
 
     def test_the_ci_script_runs_every_hostile_tester(self):
-        script = read(".ci/docker.sh")
+        script = ci_script()
         folder = os.path.join(ROOT, "tests", "testers", "hostile")
         names = sorted(f[:-3] for f in os.listdir(folder) if f.endswith(".py"))
         listed = script.split('HOSTILE="', 1)[1].split('"', 1)[0].split()
@@ -349,7 +364,7 @@ class HeldOutSetTest(unittest.TestCase):
         self.assertIn("\n%s\n" % command, read("README.md"))
 
     def test_the_ci_script_grades_a_fresh_500_set_against_local_py(self):
-        script = read(".ci/docker.sh")
+        script = ci_script()
         self.assertIn('run --rm --use-aliases -v "$WORK/' + self.MOUNT, script)
         self.assertIn("HELD_OUT_COUNT=500\n", script)
         self.assertIn('grader/instances.py --count "$HELD_OUT_COUNT" --out', script)
