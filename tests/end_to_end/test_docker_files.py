@@ -38,11 +38,15 @@ def read(name):
         return f.read()
 
 
+def ci_stages():
+    """The stages .ci/docker.sh sources (.ci/docker/NAME.sh), in its order."""
+    return read(".ci/docker.sh").split("for stage in ", 1)[1].split(";", 1)[0].split()
+
+
 def ci_script():
-    """.ci/docker.sh with its stages, .ci/docker/*.sh, in the order it sources them."""
-    main = read(".ci/docker.sh")
-    stages = main.split("for stage in ", 1)[1].split(";", 1)[0].split()
-    return "\n".join([main] + [read(".ci/docker/%s.sh" % stage) for stage in stages])
+    """.ci/docker.sh with its stages, in the order it sources them."""
+    return "\n".join([read(".ci/docker.sh")]
+                     + [read(".ci/docker/%s.sh" % stage) for stage in ci_stages()])
 
 
 def instructions(dockerfile):
@@ -286,12 +290,11 @@ class ComposeTest(unittest.TestCase):
                       service_block("grader"))
 
     def test_the_ci_script_sources_every_stage_it_has(self):
-        main = read(".ci/docker.sh")
-        stages = main.split("for stage in ", 1)[1].split(";", 1)[0].split()
+        stages = ci_stages()
         self.assertEqual(sorted(stages), sorted(name[:-3] for name in os.listdir(
             os.path.join(ROOT, ".ci", "docker")) if name.endswith(".sh")))
         self.assertEqual(stages, ["group-testing", "examples", "hostile"])
-        self.assertIn('    source ".ci/docker/$stage.sh"\n', main)
+        self.assertIn('    source ".ci/docker/$stage.sh"\n', read(".ci/docker.sh"))
 
     def test_the_ci_script_runs_the_three_commands(self):
         script = ci_script()

@@ -19,9 +19,7 @@ a problem of a valid run scores (a comparison whose reference passed its
 deadline is a draw).
 """
 
-import hashlib
 import os
-import random
 
 from arh_grader import contender as sdk_contender
 from arh_grader.compare import rules
@@ -38,21 +36,13 @@ SET_SIZE = 128                            # the platform's held-out set: N of th
 PLAY_CAP = 10 ** 11                       # instructions of one play at most (the plugin's stop)
 
 
-def digest(files):
-    """The SHA-256 of a solver's files ({path: bytes}), paths and bytes."""
-    h = hashlib.sha256()
-    for path, data in sorted(files.items()):
-        h.update(b"%d:%s%d:" % (len(path.encode()), path.encode(), len(data)) + data)
-    return h.hexdigest()
-
-
 class SolverContender(sdk_contender.Contender):
     """A solver of a comparison: its worker hands over the files of its
     folder once (the worker's rules, bad_source otherwise) and is stopped;
     each run then counts those files on one problem under the emulator, in
     a run of its own. The solver file must keep its SHA-256 throughout.
     The count of the same files on the same problem is the same on every
-    run, so `counted` ({(files' digest, n, seed): [P, I]}, shared by the
+    run, so `counted` ({(files, n, seed): (P, I)}, shared by the
     roles of one comparison run) spares a second run of identical files
     (an incumbent that is the reference)."""
 
@@ -76,7 +66,7 @@ class SolverContender(sdk_contender.Contender):
                 return None, failure
             finally:
                 self.stop()
-        key = (digest(self.files), item["n"], item["seed"])
+        key = (tuple(sorted(self.files.items())), item["n"], item["seed"])
         if key in self.counted:
             return list(self.counted[key]), None
         problem = task.generate_problem(item["n"], item["seed"])
@@ -104,7 +94,6 @@ class Rules(rules.Rules):
     def __init__(self, problem):
         super().__init__(problem)
         self.counted = {}                 # the counts of this run, by files and problem
-        self.draws = {}                   # seed -> (its random.Random, the problems drawn)
 
     def add_options(self, parser):
         parser.add_argument("--reference", metavar="SOLVER", default=REFERENCE_SOLVER,
@@ -114,23 +103,14 @@ class Rules(rules.Rules):
     def roles(self, args):
         return compare_state.ROLES + (REFERENCE,)
 
-    def parsed(self, parser, args):
-        for role in self.roles(args):
-            if not os.path.isfile(getattr(args, role)):
-                parser.error("--%s %r is not a file" % (role, getattr(args, role)))
-
     def contender(self, tester, *, role, oracle, start_timeout, private=()):
         return SolverContender(tester, role=role, problem=self.problem, oracle=oracle,
                                start_timeout=start_timeout, private=private,
                                counted=self.counted)
 
     def draw(self, seed, index):
-        """Problem `index` of the set sets.draw draws with `seed` (each
-        seed's draws kept, so that a long run draws each problem once)."""
-        rng, drawn = self.draws.setdefault(seed, (random.Random(seed), []))
-        while len(drawn) <= index:
-            drawn.append(sets.next_problem(rng))
-        return dict(drawn[index])
+        """Problem `index` of the set sets.draw draws with `seed`."""
+        return sets.draw(index + 1, seed)[index]
 
     def play(self, session):
         return session

@@ -21,13 +21,13 @@ if not __package__:                 # run as a script: sdk_path finds the SDK an
 from arh_grader import engine  # noqa: E402
 from arh_grader.result import Failure  # noqa: E402
 
-from gi import plugin, sets  # noqa: E402
+from gi import comparison, plugin, sets  # noqa: E402
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("solver", nargs="?",
-                        default=os.path.join(plugin.PROJECT, "gi", "reference"),
+                        default=os.path.dirname(comparison.REFERENCE_SOLVER),
                         help="the solver's folder (default: the reference, gi/reference/)")
     parser.add_argument("items", nargs="?", help="the set (default: the sample's problems)")
     parser.add_argument("--draw", type=int, metavar="N",

@@ -22,12 +22,8 @@ SEED_BELOW = 2 ** 31                                # each problem's seed is bel
 def draw(count, seed):
     """`count` problems {"n", "seed"} drawn from random.Random(`seed`)."""
     rng = random.Random(seed)
-    return [next_problem(rng) for _ in range(count)]
-
-
-def next_problem(rng):
-    """The next problem {"n", "seed"} a set's random.Random `rng` draws."""
-    return {"n": rng.randint(task.N_MIN, task.N_MAX), "seed": rng.randrange(SEED_BELOW)}
+    return [{"n": rng.randint(task.N_MIN, task.N_MAX), "seed": rng.randrange(SEED_BELOW)}
+            for _ in range(count)]
 
 
 def files_in(folder):

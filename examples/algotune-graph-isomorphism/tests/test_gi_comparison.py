@@ -5,10 +5,12 @@ outcome and the difference, a play past its deadline, the saved entries'
 check and the three roles. The emulated runs are in tests/emulated/."""
 
 import argparse
+import contextlib
+import io
 import os
 import unittest
 
-import gi_support  # noqa: F401  (the project and the SDK on sys.path)
+import gi_support
 from arh_grader.compare import sprt
 from gi import comparison, sets
 from gi.plugin import PROBLEM
@@ -28,6 +30,22 @@ class RulesTest(unittest.TestCase):
         self.assertEqual(args.reference, comparison.REFERENCE_SOLVER)
         self.assertTrue(os.path.isfile(args.reference))
         self.assertEqual(self.rules.roles(args), ("challenger", "incumbent", "reference"))
+
+    def test_every_role_s_solver_must_be_a_file(self):
+        """The SDK's check of the options, over the three roles."""
+        parser = argparse.ArgumentParser()
+        for role in ("challenger", "incumbent"):
+            parser.add_argument("--" + role, default=comparison.REFERENCE_SOLVER)
+        self.rules.add_options(parser)
+        self.rules.parsed(parser, parser.parse_args([]))        # all three are files
+        missing = os.path.join(gi_support.PROJECT, "no-such-solver.py")
+        for role in ("challenger", "incumbent", "reference"):
+            with self.subTest(role=role):
+                args = parser.parse_args(["--" + role, missing])
+                err = io.StringIO()
+                with self.assertRaises(SystemExit), contextlib.redirect_stderr(err):
+                    self.rules.parsed(parser, args)
+                self.assertIn("--%s %r is not a file" % (role, missing), err.getvalue())
 
     def test_a_seed_draws_problems_as_a_set_is_drawn(self):
         drawn = [self.rules.draw("s", k) for k in range(5)]
@@ -82,14 +100,6 @@ class RulesTest(unittest.TestCase):
                               self.rules.bad_entry("s", 2, bad))
         self.assertIn("not problem 2 of the seed 's'",
                       self.rules.bad_entry("s", 2, [[1, 2], None, seed + 1, [3, 4]]))
-
-    def test_the_files_digest_names_paths_and_bytes_apart(self):
-        digests = {comparison.digest(files) for files in (
-            {"solver.py": b"ab"}, {"solver.py": b"a", "b": b""}, {"solver.pya": b"b"},
-            {"solver.py": b"ab", "x.py": b""})}
-        self.assertEqual(len(digests), 4)
-        self.assertEqual(comparison.digest({"a": b"1", "b": b"2"}),
-                         comparison.digest({"b": b"2", "a": b"1"}))
 
     def test_a_play_is_shown_as_its_counts_and_summed_up_by_role(self):
         self.assertEqual(self.rules.shown([12, 34]), "[P 12, I 34]")

@@ -88,8 +88,8 @@ class Rules(abc.ABC):
 
     def parsed(self, parser, args):
         """Check the parsed options before anything runs (parser.error):
-        each tester file must be a file."""
-        for role in compare_state.ROLES:
+        the tester file of each role that plays (roles(args)) must be a file."""
+        for role in self.roles(args):
             if not os.path.isfile(getattr(args, role)):
                 parser.error("--%s %r is not a file" % (role, getattr(args, role)))
 
