@@ -155,6 +155,7 @@ class Segments:
         for i in items[:limit]:
             self.cw.append(self.cw[-1] + weight[i] * GAMMA)
             self.cp.append(self.cp[-1] + prices[i])
+        self.clean = [math.exp(-w) for w in self.cw]     # P(the first k are clean)
         self.width = width = limit + 1      # segment [i, j) is memoized at i * width + j
         self.cost = [None] * (width * width)
         self.cost[1::width + 1] = [0.0] * limit     # one item: nothing to resolve
@@ -173,9 +174,10 @@ class Segments:
     def solve(self, i, j):
         """The cost of positive segment [i, j) of at least 2 items, not yet
         memoized; memoizes it and the segments it needs."""
-        cw, cp, cost, width = self.cw, self.cp, self.cost, self.width
+        cw, cp, cost, width, pc = self.cw, self.cp, self.cost, self.width, self.clean
         ci = cw[i]
-        none = math.exp(ci - cw[j])             # P(segment clean)
+        pci = pc[i]
+        none = pc[j] / pci                      # P(segment clean)
         if j - i <= SMALL:
             first, last = i + 1, j - 1
         else:                                   # the first k of half the mass
@@ -187,7 +189,7 @@ class Segments:
         left = i * width
         right = first * width + j               # [k, j)'s place
         best, split = math.inf, None
-        exp, solve = math.exp, self.solve
+        solve = self.solve
         for k in range(first, last + 1):
             a = cost[left + k]
             if a is None:
@@ -196,7 +198,7 @@ class Segments:
             if b is None:
                 b = solve(k, j)
             right += width
-            clean = (exp(ci - cw[k]) - none) / some
+            clean = (pc[k] / pci - none) / some
             v = 1 + (1 - clean) * (a + cpj - cp[k]) + clean * b
             if v < best:
                 best, split = v, k
@@ -229,10 +231,10 @@ def find(n, priors, test):
             near = prefix(free, weight, math.log(2))  # P(part clean) nearest 1/2
             most = min(len(free), near + WIDTH)       # the largest part weighed
             options = Segments(free, weight, prices, most)
-            cw, cp = options.cw, options.cp
+            clean, cp = options.clean, options.cp
             best = (math.inf, near)
             for k in range(max(1, near - WIDTH), most + 1):
-                v = 1 + (1 - math.exp(-cw[k])) * options.resolve(0, k)[0] - cp[k]
+                v = 1 + (1 - clean[k]) * options.resolve(0, k)[0] - cp[k]
                 if v < best[0]:
                     best = (v, k)
             k = best[1]
