@@ -155,7 +155,7 @@ class Segments:
         for i in items[:limit]:
             self.cw.append(self.cw[-1] + weight[i] * GAMMA)
             self.cp.append(self.cp[-1] + prices[i])
-        self.clean = [math.exp(-w) for w in self.cw]     # P(the first k are clean)
+        self.clean = [math.exp(-w) for w in self.cw]     # P(the first k clean), GAMMA-scaled
         self.width = width = limit + 1      # segment [i, j) is memoized at i * width + j
         self.cost = [None] * (width * width)
         self.cost[1::width + 1] = [0.0] * limit     # one item: nothing to resolve
