@@ -1,9 +1,10 @@
 """tests/run.py, the suite's runner: every module it knows is a file, the
 modules' Pythons write their compiled files to its cache whatever the
-environment says, and the cache forgets the copies of the project that
-are gone."""
+environment says, the cache forgets the copies of the project that are
+gone, and the README says how many modules run at a time."""
 
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -26,6 +27,13 @@ class RunnerTest(unittest.TestCase):
         for name, folder in found.items():
             with self.subTest(module=name):
                 self.assertTrue(os.path.isfile(os.path.join(folder, name + ".py")))
+
+    def test_the_readme_says_how_many_modules_run_at_a_time(self):
+        words = {3: "three", 4: "four", 5: "five", 6: "six"}
+        with open(os.path.join(support.ROOT, "README.md"), encoding="utf-8") as f:
+            line = re.search(r"^python3 tests/run.py +# (.*)$", f.read(), re.M).group(1)
+        self.assertTrue(line.startswith("run the tests, %s modules at a time" % words[run.JOBS]),
+                        line)
 
     def test_modules_write_their_compiled_files_to_the_cache(self):
         with mock.patch.dict(os.environ, {"PYTHONDONTWRITEBYTECODE": "1"}):
