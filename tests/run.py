@@ -19,7 +19,8 @@ its own, JOBS at a time, on this Python in a virtual environment with no
 packages (CLEAN). What a module prints is shown as
 it ends: its own lines and, for a failing module, its failures in full;
 then one summary as unittest's, and the status is 1 when a test failed or
-erred, or a module ended without a summary. Standard library only.
+erred, a module ended without a summary, or a .pyc appeared in the tree
+(compiled_in_tree: no test writes into the checkout). Standard library only.
 """
 
 import argparse
@@ -64,7 +65,7 @@ JOBS = 4                  # processes at a time: the CI machine's 2 cores, and t
                           # the modules that wait out deadlines (test_faults, test_contract and
                           # test_cheat wait for most of their time), so that both cores stay busy
 MODULE_TIMEOUT = 1800     # seconds a module may take before it is stopped: a hang, never load
-SECONDS = {               # what each module took in a full run, JOBS at a time: the order
+SECONDS = {               # what each module took in a full run, three at a time: the order
     "test_fit": 31, "test_conformance": 27, "test_betting": 24, "test_doc_commands": 24,
     "test_faults": 24, "test_compare": 23, "test_cheat": 20, "test_tq_http": 19,
     "test_hostile_client": 16, "test_chain": 14, "test_contract": 12, "test_cheat_flag": 8,
@@ -145,6 +146,17 @@ def clean_python(folder=CLEAN):
     return python
 
 
+def compiled_in_tree(root=ROOT):
+    """The .pyc files below `root`, .git aside. The modules' Pythons write
+    theirs to CACHE, so one that appears during a run is a test writing into
+    the checkout: a Python started with -I ignores the prefix, and needs -B."""
+    found = set()
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = [d for d in dirs if d != ".git"]
+        found.update(os.path.join(folder, n) for n in names if n.endswith(".pyc"))
+    return found
+
+
 def run_module(name, python=sys.executable):
     """(seconds, status, output) of one module in a process of its own,
     run by `python`."""
@@ -218,6 +230,7 @@ def main(argv=None):
                     sys.stderr.write("run.py: %s failed (status %s)\n" % (name, status))
                 sys.stderr.flush()
 
+    compiled = compiled_in_tree()
     started = time.monotonic()
     threads = [threading.Thread(target=work) for _ in range(max(1, args.jobs))]
     for thread in threads:
@@ -225,6 +238,10 @@ def main(argv=None):
     for thread in threads:
         thread.join()
     took = time.monotonic() - started
+    wrote = sorted(os.path.relpath(p, ROOT) for p in compiled_in_tree() - compiled)
+    if wrote:
+        sys.stderr.write("run.py: the tests wrote compiled files into the tree: %s\n"
+                         % " ".join(wrote))
     tests, kinds, failed = 0, {}, []
     for name, seconds, status, found in done:
         if found is None or not found[2] or status != 0:
@@ -238,11 +255,11 @@ def main(argv=None):
             sys.stderr.write("%7.1f s  %s\n" % (seconds, name))
     extra = ", ".join("%s=%d" % item for item in sorted(kinds.items()))
     sys.stderr.write("\n%s\nRan %d tests in %.3fs\n\n%s%s\n" % (
-        "-" * 70, tests, took, "FAILED" if failed else "OK",
+        "-" * 70, tests, took, "FAILED" if failed or wrote else "OK",
         " (%s)" % extra if extra else ""))
     if failed:
         sys.stderr.write("failed modules: %s\n" % " ".join(sorted(failed)))
-    return 1 if failed else 0
+    return 1 if failed or wrote else 0
 
 
 if __name__ == "__main__":

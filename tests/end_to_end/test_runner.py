@@ -1,7 +1,8 @@
 """tests/run.py, the suite's runner: every module it knows is a file, the
 modules' Pythons write their compiled files to its cache whatever the
 environment says, the cache forgets the copies of the project that are
-gone, and the README says how many modules run at a time."""
+gone, a .pyc written into the tree is found, and the README says how
+many modules run at a time."""
 
 import os
 import re
@@ -41,6 +42,15 @@ class RunnerTest(unittest.TestCase):
         self.assertNotIn("PYTHONDONTWRITEBYTECODE", env)
         self.assertEqual((env["PYTHONPYCACHEPREFIX"], env["PYTHONPATH"]),
                          (run.CACHE, "a%sb" % os.pathsep))
+
+    def test_compiled_files_in_the_tree_are_found_but_in_git(self):
+        root = support.tmpdir(self)
+        for path in ("grader/__pycache__/a.cpython-311.pyc", "b.pyc", "grader/c.py",
+                     ".git/objects/d.pyc", "x/.git/e.pyc"):
+            os.makedirs(os.path.dirname(os.path.join(root, path)), exist_ok=True)
+            open(os.path.join(root, path), "wb").close()
+        self.assertEqual(sorted(os.path.relpath(p, root) for p in run.compiled_in_tree(root)),
+                         ["b.pyc", "grader/__pycache__/a.cpython-311.pyc"])
 
     def test_the_cache_forgets_the_folders_that_are_gone(self):
         cache = support.tmpdir(self)

@@ -11,7 +11,7 @@ import unittest
 import urllib.request
 
 import gi_support
-from arh_grader import workers
+from arh_grader import local_run, workers
 
 
 def start(case, folder):
@@ -20,8 +20,7 @@ def start(case, folder):
     env = dict(os.environ, AR_TESTER=os.path.join(folder, "solver.py"),
                AR_WORKER_HOST="127.0.0.1", AR_WORKER_PORT=str(port),
                AR_ORACLE_URL="http://127.0.0.1:1/")
-    # -B: under -I no cache prefix applies, so the .pyc would go into the tree
-    proc = subprocess.Popen([sys.executable, "-I", "-S", "-B", gi_support.WORKER], env=env,
+    proc = subprocess.Popen([sys.executable, *local_run.WORKER_FLAGS, gi_support.WORKER], env=env,
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE)
     case.addCleanup(proc.wait)
