@@ -19,12 +19,20 @@ is then a change when it is
   - an untracked or ignored file in a code folder: a folder under one that
     holds a tracked .py file (grader/json.py shadowing the standard
     library's json, grader/json/, a .pyc beside its source);
-  - an untracked or ignored file elsewhere (result-before/, results.tsv)
-    that appeared, changed or went away during the run;
+  - a Python file (CODE_SUFFIXES: .py, .pyc, .pth, .so) elsewhere, untracked
+    or ignored, that appeared, changed or went away during the run (a
+    rewritten .loop/kept.py, the incumbent a comparison runs);
   - .git/config or a file of .git/hooks/ changed during the run (a hook
     runs at the next commit).
-Outside git, every file's SHA-256 is taken at the start and a file
-added, changed or deleted during the run is a change.
+Outside git, the code folders are those holding a .py file at the start,
+and a file of theirs, or a Python file elsewhere, that was added, changed
+or deleted during the run is a change.
+
+Data files outside the code folders that git does not track are never
+looked at: logs, results, a kept result (.loop/run.log, .loop/results.tsv,
+result-before/). The grader imports and runs none of them, and the
+documented commands write them while a run goes on (a shell's `> run.log`
+creates the file before the run starts and the run then writes it).
 
 Either way the editable folders and the run's output folders (`outputs`:
 result.json, the transcripts, the output lock) are not looked at, and a
@@ -61,6 +69,7 @@ GIT_TIMEOUT = 60.0           # seconds `git ls-tree` may take
 READ_BYTES = 1 << 20         # bytes read from a file at a time when hashing
 GIT_WATCHED = ("config", "hooks")   # what of .git is digested, start and end
 CACHE = "__pycache__"
+CODE_SUFFIXES = (".py", ".pyc", ".pth", ".so")   # what Python imports or runs
 
 
 @dataclasses.dataclass(frozen=True)
@@ -69,7 +78,7 @@ class Baseline:
     root: str               # the folder looked at, absolute
     skipped: tuple          # editable and output folders, relative to root
     tree: dict              # git: path -> blob id of HEAD's tree; None outside git
-    code: frozenset         # git: the folders holding a tracked .py file
+    code: frozenset         # the folders holding a .py file (in git, a tracked one)
     digests: dict           # path -> SHA-256 of the files watched for change during the run
 
 
@@ -82,10 +91,10 @@ def baseline(root, *, editable=("src",), outputs=()):
                                         for f in (*editable, *outputs) if f)
                             if p is not None}))
     tree = _git_tree(root)
-    code = frozenset()
-    if tree is not None:
-        code = frozenset(os.path.dirname(p) for p in tree if p.endswith(".py"))
-    base = Baseline(root=root, skipped=skipped, tree=tree, code=code, digests={})
+    base = Baseline(root=root, skipped=skipped, tree=tree, code=frozenset(), digests={})
+    code = tree if tree is not None else _files(base)
+    base = dataclasses.replace(base, code=frozenset(
+        os.path.dirname(p) for p in code if p.endswith(".py")))
     base.digests.update(_watched(base))
     return base
 
@@ -201,9 +210,9 @@ def _files(base):
 
 
 def _watched(base):
-    """{path: SHA-256} of the files whose change during the run counts: every
-    file outside git; in git, the untracked and ignored ones outside code
-    folders, the .pyc files of other Pythons, and .git's GIT_WATCHED."""
+    """{path: SHA-256} of the files whose change during the run counts: the
+    Python files outside code folders, the .pyc files of other Pythons,
+    and, outside git, the code folders' files; in git, .git's GIT_WATCHED."""
     digests = {}
     for path in _files(base):
         if _in_cache(path):
@@ -211,6 +220,8 @@ def _watched(base):
                 continue        # judged at the end by what it is, not by when it came
         elif base.tree is not None and (path in base.tree or _in_code(base, path)):
             continue
+        elif not path.endswith(CODE_SUFFIXES) and not _in_code(base, path):
+            continue            # data outside the code folders: never looked at
         digests[path] = _sha256(os.path.join(base.root, path))
     git = os.path.join(base.root, ".git")
     if base.tree is not None and os.path.isdir(git):

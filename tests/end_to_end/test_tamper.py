@@ -27,7 +27,7 @@ TAG = sys.implementation.cache_tag
 EVERY = {"modify": "grader/arh_grader/engine.py", "delete": "grader/mmi.py",
          "shadow": "grader/json.py", "pyc": "grader/__pycache__/bench.%s.pyc" % TAG,
          "foreign": "grader/__pycache__/bench.cpython-99.pyc",
-         "outside": "result-before/result.json", "hook": ".git/hooks/pre-commit"}
+         "kept": ".loop/kept.py", "hook": ".git/hooks/pre-commit"}
 
 
 def compile_in_tree(source):
@@ -127,7 +127,7 @@ class LocalRunTest(unittest.TestCase):
     def test_every_change_is_named_and_nothing_else_differs(self):
         clean = run_local(self, copy_repository(self))[2]
         root = copy_repository(self)
-        status, stdout, blob = run_local(self, root, tamper=",".join(EVERY))
+        status, stdout, blob = run_local(self, root, tamper=",".join([*EVERY, "data"]))
         self.assertEqual(status, 0, stdout)
         expected = sorted(EVERY.values())
         self.assertEqual(tampered_line(stdout), ", ".join(expected))
@@ -138,6 +138,27 @@ class LocalRunTest(unittest.TestCase):
         for action, path in EVERY.items():
             with self.subTest(action=action):
                 self.assertIn(path, tampered_line(stdout))
+
+    def test_output_captured_in_the_tree_is_not_named(self):
+        root = copy_repository(self)
+        os.makedirs(os.path.join(root, ".loop"))
+        out = os.path.join(support.tmpdir(self), "out")
+        local = "%s grader/local.py --limit 1 --out %s" % (shlex.quote(sys.executable),
+                                                          shlex.quote(out))
+        for way, command, written in (
+                ("redirected", "%s > .loop/run.log 2>&1", ".loop/run.log"),
+                ("appended", "%s >> .loop/run.log 2>&1", ".loop/run.log"),
+                ("teed", "%s 2>&1 | tee .loop/tee.log", ".loop/tee.log"),
+                ("piped", "%s 2>&1 | cat > results.txt", "results.txt")):
+            with self.subTest(way=way):
+                done = subprocess.run(["bash", "-c", "set -o pipefail; " + command % local],
+                                      cwd=root, capture_output=True, text=True, timeout=300,
+                                      stdin=subprocess.DEVNULL)
+                self.assertEqual(done.returncode, 0, done.stderr)
+                with open(os.path.join(out, "result.json")) as f:
+                    self.assertNotIn("tampered", json.load(f))
+                with open(os.path.join(root, written)) as f:
+                    self.assertIn("status: valid\n", f.read())
 
     def test_a_change_made_before_the_run_is_named_too(self):
         root = copy_repository(self)
@@ -183,9 +204,10 @@ class OutsideGitTest(unittest.TestCase):
         status, stdout, blob = run_local(self, root)
         self.assertEqual((status, tampered_line(stdout)), (0, None), stdout)
         self.assertNotIn("tampered", json.loads(blob))
-        status, stdout, blob = run_local(self, root, tamper="modify,shadow,delete")
+        status, stdout, blob = run_local(self, root, tamper="modify,shadow,delete,kept,data")
         self.assertEqual(json.loads(blob)["tampered"],
-                         ["grader/arh_grader/engine.py", "grader/json.py", "grader/mmi.py"])
+                         [".loop/kept.py", "grader/arh_grader/engine.py", "grader/json.py",
+                          "grader/mmi.py"])
 
 
 @unittest.skipUnless(HAS_GIT, "git is needed for a committed tree")
@@ -223,11 +245,12 @@ class BaselineTest(unittest.TestCase):
         os.remove(os.path.join(self.root, "notes.txt"))         # tracked, deleted
         self.write("code/pkg/json.py", "")                      # ignored nowhere, in code
         self.write("code/json.pyc", "")                         # ignored, in code
-        self.write("kept.txt", "changed\n")                     # untracked, changed
+        self.write("kept.txt", "changed\n")                     # data: not looked at
+        self.write("loop/kept.py", "")                          # Python, outside code
         git(self, self.root, "add", "-A")
         git(self, self.root, "commit", "-q", "-m", "hidden")    # a commit hides nothing
         self.assertEqual(integrity.changes(base), [
-            "code/json.pyc", "code/mod.py", "code/pkg/json.py", "kept.txt", "notes.txt"])
+            "code/json.pyc", "code/mod.py", "code/pkg/json.py", "loop/kept.py", "notes.txt"])
 
     def test_bytecode_is_judged_by_what_python_would_load(self):
         source = os.path.join(self.root, "code", "mod.py")

@@ -21,7 +21,8 @@ ACTIONS = {             # action -> the path it changes, relative to the root
     "shadow": "grader/json.py",                           # shadows the standard library's
     "pyc": "grader/__pycache__/bench.%s.pyc" % TAG,        # forged: right header, other code
     "foreign": "grader/__pycache__/bench.cpython-99.pyc",  # another Python's, written now
-    "outside": "result-before/result.json",               # a kept result, rewritten
+    "kept": ".loop/kept.py",                              # the loop's incumbent, rewritten
+    "data": "result-before/result.json",                  # a kept result: data, not named
     "hook": ".git/hooks/pre-commit",                      # runs at the next commit
 }
 
