@@ -50,6 +50,21 @@ class Commands:
 
 
 class CommandTest(Commands, unittest.TestCase):
+    def test_a_failed_sample_run_is_a_crash_row_and_nothing_compared(self):
+        folder = support.tmpdir(self)
+        log, result = os.path.join(folder, "results.tsv"), os.path.join(folder, "result.json")
+        with open(result, "w", encoding="utf-8") as f:
+            json.dump({"status": "invalid", "kind": "no_answer", "relative_tests": None}, f)
+        status, out, err, state = self.compare("--log", log, "--sample-result", result,
+                                               "--description", "crashes")
+        self.assertEqual(status, 1, err)
+        self.assertEqual(out, {"error": "the sample result %s is invalid (kind: no_answer): "
+                                        "nothing compared" % result, "comparisons": "0"})
+        self.assertFalse(os.path.exists(state))
+        with open(log, encoding="utf-8") as f:
+            row = f.read().splitlines()[1].split("\t")
+        self.assertEqual(row[1:], ["error", "0", "-", "None", "crash", "-", "-", "crashes"])
+
     def test_the_real_testers_by_the_mean(self):
         zeros = betting.run(betting.Settings(delta=0.1), [0.0] * 1000).comparisons
         cases = [  # challenger, incumbent, options, decision, reason, W/L/D, most comparisons

@@ -17,7 +17,8 @@ where it stopped, after a few of its comparisons are played again. With
 
 One progress line a comparison goes to stderr; the decision goes to stdout
 as `key: value` lines. Exit status: 0 once decided (whatever the decision),
-1 when a tester fails (an exception, a wrong answer, the cap), 2 for bad
+1 when a tester fails (an exception, a wrong answer, the cap, or a failed
+run given as --sample-result: then nothing is compared), 2 for bad
 usage or a state file that cannot be used, 130 after Ctrl-C and 143 after
 SIGTERM (both keep the state file, and say whether one exists).
 """
@@ -108,6 +109,8 @@ def options(problem, rules, args):
 def run(problem, rules, args):
     """The command after its options are parsed: the exit status."""
     settings, timeout, sample = options(problem, rules, args)
+    if sample is not None and sample["status"] != "valid":
+        return sample_failed(args, settings, sample)
     roles = rules.roles(args)
     testers = {role: sha256_of(getattr(args, role)) for role in roles}
     with compare_state.Lock(args.state):
@@ -124,6 +127,18 @@ def run(problem, rules, args):
                 for role in roles}
             return take_up(problem, rules, args, data, settings, record, testers, contenders,
                            timeout=timeout, sample=sample)
+
+
+def sample_failed(args, settings, sample):
+    """A challenger whose sample run failed is not compared: its error
+    lines, and with --log a `crash` row; exit status 1."""
+    print("error: the sample result %s is invalid (kind: %s): nothing compared"
+          % (args.sample_result, sample.get("kind")))
+    print("comparisons: 0")
+    if args.log:
+        compare_log.log_decision(args, settings.record(), [], mmi=None, sample=sample,
+                                 failed=True)
+    return 1
 
 
 def wld(rules, comparisons):

@@ -223,7 +223,7 @@ def check_header(path):
 
 
 def read_sample_result(path, *, key="relative_tests", command="grader/local.py"):
-    """{"status", "relative_tests", "tampered", "suspect"} of a result.json
+    """{"status", "relative_tests", "tampered", "suspect", "kind"} of a result.json
     of `command`: "relative_tests" its `key` (the problem's SCORE_NAME),
     "tampered" the files it names as tampered ([] when it has no such key),
     "suspect" its `suspect` (False when absent); UsageError naming it."""
@@ -234,7 +234,8 @@ def read_sample_result(path, *, key="relative_tests", command="grader/local.py")
         if not isinstance(tampered, list):
             raise TypeError("its tampered is %r, not a list" % (tampered,))
         return {"status": data["status"], "relative_tests": data[key],
-                "tampered": list(tampered), "suspect": bool(data.get("suspect"))}
+                "tampered": list(tampered), "suspect": bool(data.get("suspect")),
+                "kind": data.get("kind")}
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
         raise UsageError("--sample-result %r is not a result.json of %s: %s"
                          % (path, command, e)) from None
