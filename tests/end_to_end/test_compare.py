@@ -63,7 +63,7 @@ class CommandTest(Commands, unittest.TestCase):
         self.assertFalse(os.path.exists(state))
         with open(log, encoding="utf-8") as f:
             row = f.read().splitlines()[1].split("\t")
-        self.assertEqual(row[1:], ["error", "0", "-", "None", "crash", "-", "-", "crashes"])
+        self.assertEqual(row[1:], ["error", "0", "-", "-", "crash", "-", "-", "crashes"])
 
     def test_the_real_testers_by_the_mean(self):
         zeros = betting.run(betting.Settings(delta=0.1), [0.0] * 1000).comparisons

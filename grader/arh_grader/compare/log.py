@@ -202,7 +202,8 @@ def log_decision(args, record, comparisons, *, mmi, sample, failed=False, verdic
         found[0], "-" if found[1] is None else "%.4f, %.4f" % found[1:])
     log_row(args.log, {"commit": commit_of(args.challenger), "decision": decision,
                        "comparisons": record.comparisons, "score_difference": diff,
-                       "relative_tests": sample["relative_tests"] if sample else "-",
+                       "relative_tests": "-" if sample is None or sample["relative_tests"]
+                       is None else sample["relative_tests"],
                        "status": status, "description": args.description or "-",
                        **(total or {})})
     return warnings
