@@ -33,7 +33,7 @@
 # plugin (gi/setup.py) and counts the solver in its container (SYS_ADMIN for
 # the emulator's PID namespace, core 1; what Landlock it has is printed).
 #
-# The walls around the tester (PROGRAM.md, "The walls around the tester"): the
+# The walls around the tester (docs/local-run.md, "The walls around the tester"): the
 # worker containers of all three problems carry compose.yaml's limits (read back with
 # docker inspect), their images hold no setuid or setgid file, their network's
 # bridge has no IPv4 address, and the host drops what its bridges send to the

@@ -23,7 +23,7 @@ default, the worker's own default AR_ORACLE_URL); the rule `port_zero`,
 which starts the command a second time, is skipped then.
 
 The worker must run its shipped tester, binary splitting exactly as
-PROGRAM.md defines it: `one_test_a_request` compares the oracle's record
+docs/scoring.md defines it: `one_test_a_request` compares the oracle's record
 with binary splitting's tests, pool for pool.
 
 The rules that know no problem, the loop that runs them and this command

@@ -6,7 +6,7 @@ Resamples the result's instances with replacement (a fixed seed, so the same
 result prints the same figures), takes the standard deviation of the
 resampled mean score as its standard error, and prints the floor, twice that,
 beside the MMI of autoresearch.toml. The MMI is the calibration tester's
-floor on a 500-instance set, rounded (PROGRAM.md, "Scoring").
+floor on a 500-instance set, rounded (docs/scoring.md, "The MMI").
 
 The command is the SDK's (arh_grader/commands/mmi.py), handed group
 testing (group_testing/plugin.py, PROBLEM), whose resampling seed is

@@ -156,12 +156,44 @@ def lines_of(stdout):
     return dict(line.split(": ", 1) for line in stdout.splitlines() if ": " in line)
 
 
-def assert_quoted(case, text, doc="PROGRAM.md"):
-    """Fail `case` unless the document `doc` (at the root) holds `text`: a
-    figure a test computes, quoted where the manual shows it."""
-    with open(os.path.join(ROOT, doc), encoding="utf-8") as f:
-        if text not in f.read():
-            case.fail("%s does not quote what the test computes: %r" % (doc, text))
+# The documents: the agents' manual, and the reference behind it (docs/),
+# one file a reader's job. A test names the one where its figure lives.
+MANUAL = "PROGRAM.md"
+DATA = "docs/data.md"               # the families' fit, the public sets
+SCORING = "docs/scoring.md"         # the baseline, the floors, the MMI, the headroom
+COMPARISON = "docs/comparison.md"   # the sequential comparison, its state file, the chain
+LOCAL_RUN = "docs/local-run.md"     # the summary's keys, cleanup, tamper check, walls
+CHEATING = "docs/cheating.md"       # the cheat flag's derivation, the planner's tables
+REFERENCE = (DATA, SCORING, COMPARISON, LOCAL_RUN, CHEATING)
+DOCUMENTS = ("README.md", MANUAL, "docs/README.md") + REFERENCE
+
+
+def documents(doc):
+    """`doc` as a tuple of document names: one name, or several."""
+    return (doc,) if isinstance(doc, str) else tuple(doc)
+
+
+def assert_quoted(case, text, doc=MANUAL):
+    """Fail `case` unless the document `doc` (a path from the root, or a
+    tuple of them: each) holds `text`: a figure a test computes, quoted
+    where the documents show it."""
+    for name in documents(doc):
+        with open(os.path.join(ROOT, name), encoding="utf-8") as f:
+            if text not in f.read():
+                case.fail("%s does not quote what the test computes: %r" % (name, text))
+
+
+def section(doc, heading):
+    """The text of the section of `doc` whose heading line is `heading`
+    (`## The walls around the tester`), up to the next heading of its level
+    or above."""
+    text = read(doc)
+    start = text.index("\n" + heading + "\n") + 1
+    level = heading.split(" ", 1)[0]
+    ends = [text.find("\n" + "#" * k + " ", start + len(heading))
+            for k in range(1, len(level) + 1)]
+    ends = [end for end in ends if end >= 0]
+    return text[start:min(ends) + 1 if ends else len(text)]
 
 
 SHOW = os.environ.get("GT_SHOW") == "1"     # GT_SHOW=1: tests print the figures they measure
@@ -196,9 +228,11 @@ def flat(text):
     return " ".join(text.split())
 
 
-def said(case, text, doc="PROGRAM.md"):
-    """Fail unless `doc` holds `text`, line breaks and spaces aside."""
-    case.assertTrue(flat(text) in flat(read(doc)), "%s does not say %r" % (doc, text))
+def said(case, text, doc=MANUAL):
+    """Fail unless `doc` (a name, or a tuple of names: each) holds `text`,
+    line breaks and spaces aside."""
+    for name in documents(doc):
+        case.assertTrue(flat(text) in flat(read(name)), "%s does not say %r" % (name, text))
 
 
 def table_rows(doc, header):

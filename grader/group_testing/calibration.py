@@ -1,4 +1,4 @@
-"""The calibration tester: the reference behind the MMI (PROGRAM.md, "Scoring").
+"""The calibration tester: the reference behind the MMI (docs/scoring.md, "The MMI").
 
 It sorts the items by prior, cuts them into consecutive groups whose summed
 prior stays at most 1, and runs binary splitting inside each group. It lives

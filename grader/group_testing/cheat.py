@@ -32,7 +32,7 @@ the instances of 2^s_i. The figures, all log2 of such e-values:
 
 `saved_bits`, `weighted_saved_bits` and `max_saved_bits` are the plain sums
 and the largest saving, shown to read (kappa = 1 is the plain sums).
-PROGRAM.md ("What counts as cheating") has the proofs. Everything is
+docs/cheating.md has the proofs. Everything is
 computed in log space: a saving may be 40 bits, a product has 500 factors.
 """
 

@@ -1,6 +1,6 @@
 """The headroom: what testers score on a 500-instance set against the
 information floor, and how much of it is left to win against the MMI
-(PROGRAM.md, "Headroom").
+(docs/scoring.md, "Headroom").
 
     python3 grader/headroom.py
 

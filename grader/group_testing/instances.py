@@ -22,7 +22,7 @@ SAMPLE_SEED = "group-testing-sample"  # sample/items.jsonl is draw(40, SAMPLE_SE
 SAMPLE_COUNT = 40
 PRIOR_DIGITS = 6                      # significant digits kept of each prior
 
-# The families' settings (PROGRAM.md, "The data"), fitted to the platform's
+# The families' settings (PROGRAM.md, "The data, briefly"), fitted to the platform's
 # table by grader/fit.py. Priors and fractions are probabilities; each pair
 # is a (low, high) range.
 FAMILY_SETTINGS = {

@@ -42,17 +42,16 @@ class BenchTest(unittest.TestCase):
         self.assertEqual(lines["run_counts_match"], "true")
         self.assertEqual(lines["run_instances"], "3")
         self.assertEqual(lines["harness_tests_made"], lines["harness_tests_counted"])
-        # PROGRAM.md: "about 0.1 ms", "a few tens of MiB": loose bounds, on busy cores
+        # PROGRAM.md, docs/local-run.md: "about 0.1 ms", "a few tens of MiB": loose bounds, on busy cores
         self.assertLess(float(lines["harness_rtt_median_us"]), 25000.0)
         self.assertLess(float(lines["harness_over_floor_us"]), 25000.0)
         self.assertLess(float(lines["worker_peak_mib"]), 100.0)
-        with open(os.path.join(support.ROOT, "PROGRAM.md"), encoding="utf-8") as f:
-            program = " ".join(f.read().split())
-        for words in ("takes about 0.1 ms here: `python3 grader/bench.py` measured a median "
-                      "`harness_rtt_median_us` of the order of 100 µs",
-                      "whole worker peaks at a few tens of MiB (`grader/bench.py`'s "
-                      "`worker_peak_mib`)"):
-            self.assertIn(words, program)
+        for words, doc in (("takes about 0.1 ms here: `python3 grader/bench.py` measured a "
+                            "median `harness_rtt_median_us` of the order of 100 µs",
+                            support.MANUAL),
+                           ("whole worker peaks at a few tens of MiB (`grader/bench.py`'s "
+                            "`worker_peak_mib`)", support.LOCAL_RUN)):
+            support.said(self, words, doc)
 
     def test_the_oracle_counts_exactly_the_round_trips_made(self):
         figures = benchmark.measure_rtt(support.PROBLEM, requests=30, warmup=5, size=10)

@@ -1,5 +1,6 @@
-"""The commands README.md and PROGRAM.md show, run as shown, and the keys
-they list, against what the programs print and write.
+"""The commands every document shows (README.md, the manual PROGRAM.md and
+the reference in docs/), run as shown, and the keys they list, against what
+the programs print and write.
 
 Each document's commands run in order, in a copy of the project of their
 own (so that what they write stays there), with binary splitting in its
@@ -9,7 +10,7 @@ cp or mkdir -p; Docker's commands, the test command itself and lines with a
 placeholder (`<...>`, `...`) are left out, and the slow ones run on fewer
 instances (SMALLER). Each must exit with status 0, print its keys (KEYS),
 and the paths it prints must exist; a printed `report:` command is run too.
-The two documents' copies run at once, each its commands in order; a
+The documents' copies run a few at once (PARALLEL), each its commands in order; a
 command that only reads (SAME_AGAIN) shown again, word for word, in the
 same document prints what it printed the first time, so it runs once.
 """
@@ -28,7 +29,9 @@ import xml.etree.ElementTree as ET
 
 import support
 
-DOCS = ("README.md", "PROGRAM.md")
+DOCS = support.DOCUMENTS    # README.md, PROGRAM.md, docs/README.md and the reference
+SHOWING = ("README.md", support.MANUAL)     # the documents that must show commands
+PARALLEL = 3                                # copies running at once
 COPIED = ("grader", "harness", "src", "sample", "autoresearch.toml",
           "tests/testers")          # the headroom's testers
 SKIPPED = ("python3 -m unittest", "python3 tests/run.py")   # the test commands: this suite
@@ -204,11 +207,15 @@ class DocumentedCommandsTest(unittest.TestCase):
             self.check_output(sandbox, lines["report"], out, reports)
 
     def test_each_command_runs_as_shown(self):
+        in_docs = ["docs/" + name for name in os.listdir(os.path.join(support.ROOT, "docs"))
+                   if name.endswith(".md")]
+        self.assertEqual(sorted(DOCS), sorted(["README.md", support.MANUAL] + in_docs))
         sandboxes = [Sandbox(self) for _ in DOCS]
-        with concurrent.futures.ThreadPoolExecutor(len(DOCS)) as pool:
+        with concurrent.futures.ThreadPoolExecutor(PARALLEL) as pool:
             runs = list(pool.map(run_doc, DOCS, sandboxes))
         for doc, sandbox, shown in zip(DOCS, sandboxes, runs):
-            self.assertGreater(len(shown), 2, doc)
+            if doc in SHOWING:
+                self.assertGreater(len(shown), 2, doc)
             for index, (command, ran, reports) in enumerate(shown):
                 with self.subTest(doc=doc, command=command):
                     status, stdout, stderr = ran
@@ -244,8 +251,8 @@ class DocumentedCommandsTest(unittest.TestCase):
 
 
 class ListedKeysTest(unittest.TestCase):
-    """PROGRAM.md's list of summary keys and its table of result.json's keys
-    are those of a valid run and of a failed one."""
+    """docs/local-run.md's list of summary keys and its table of result.json's
+    keys are those of a valid run and of a failed one."""
 
     @classmethod
     def setUpClass(cls):
@@ -265,7 +272,7 @@ class ListedKeysTest(unittest.TestCase):
                 cls.runs[name] = ([key for key, _ in key_lines(stdout)], json.load(f))
 
     def test_the_summary_keys(self):
-        text = read("PROGRAM.md")
+        text = read(support.LOCAL_RUN)
         paragraph = re.search(r"^The summary is .*?\n\n", text, re.M | re.S).group(0)
         listed = [re.sub(r"\.FAMILY$", ".*", k) for k in backticked(paragraph)
                   if re.fullmatch(r"[a-z_]+(\.FAMILY)?", k)]
@@ -279,7 +286,7 @@ class ListedKeysTest(unittest.TestCase):
         self.assertEqual([k for k in dict.fromkeys(listed) if k in valid], valid)
 
     def test_the_result_json_keys(self):
-        text = read("PROGRAM.md")
+        text = read(support.LOCAL_RUN)
         table = {}
         for row in re.findall(r"^\| (.+?) \| (.+?) \|$", text, re.M):
             table[row[0]] = set(backticked(row[1]))

@@ -1,4 +1,4 @@
-"""The code's constants PROGRAM.md and README.md quote, each against the
+"""The code's constants PROGRAM.md, docs/ and README.md quote, each against the
 constant: the instances and the public sample, the fit's settings and
 targets, the held-out family counts, the cheat flag's constants, the
 report's, the comparison's and the sandbox's, the kinds and intervals of a
@@ -24,7 +24,8 @@ import statistics
 import unittest
 
 import support
-from support import flat, read, said, table_rows
+from support import (CHEATING, COMPARISON, DATA, LOCAL_RUN, MANUAL, SCORING, flat, read,
+                     said, table_rows)
 from arh_grader import client, report, result
 from arh_grader.compare import state as compare_state
 from group_testing import cheat, fit, headroom, instances, problem
@@ -56,23 +57,23 @@ class ConstantsTest(unittest.TestCase):
 
     def test_the_fit_s_settings_and_targets(self):
         said(self, "measures each figure on %d disjoint sets of %d (`--sets`)"
-             % (fit.SETS, fit.SET_SIZE))
+             % (fit.SETS, fit.SET_SIZE), DATA)
         said(self, "measures %d sets of %d from these families against it"
-             % (fit.SAMPLE_SETS, fit.SAMPLE_SIZE))
+             % (fit.SAMPLE_SETS, fit.SAMPLE_SIZE), DATA)
         held = {key: value for key, _, value in fit.TARGETS}
         said(self, "%s defectives and %s baseline tests a mean, a sum of binary entropies "
              "over the baseline of %s, the calibration tester at %s with a bootstrap "
              "standard error of %s, and a floor of %s tests for the raw baseline's mean" % (
                  held["defectives"], held["baseline"], held["binary_entropy_ratio"],
-                 held["calibration"], held["calibration_se"], held["baseline_floor"]))
+                 held["calibration"], held["calibration_se"], held["baseline_floor"]), DATA)
         said(self, "(the held-out set: %s and 2 x %s)"
-             % (held["calibration"], held["calibration_se"]))
-        share = re.search(r"\(([0-9.]+)% of ([0-9.]+)\)", read("PROGRAM.md"))
+             % (held["calibration"], held["calibration_se"]), (MANUAL, SCORING))
+        share = re.search(r"\(([0-9.]+)% of ([0-9.]+)\)", read(DATA))
         self.assertEqual(share.group(2), held["baseline"])
         self.assertLess(abs(float(share.group(1)) / 100 * float(held["baseline"])
                             - float(held["baseline_floor"])), 0.06)
         platform = re.search(r"sample \((\d+) / (\d+) / (\d+), ([0-9.]+) defectives, ([0-9.]+) "
-                             r"baseline\s+tests, ([0-9.]+) summed entropies", read("PROGRAM.md"))
+                             r"baseline\s+tests, ([0-9.]+) summed entropies", read(DATA))
         self.assertEqual(sum(int(c) for c in platform.groups()[:3]), fit.SAMPLE_SIZE)
         self.assertEqual(platform.groups()[3:], (fit.SAMPLE_TARGETS["defectives"],
                                                  fit.SAMPLE_TARGETS["baseline"],
@@ -83,11 +84,11 @@ class ConstantsTest(unittest.TestCase):
              "`s ~ U[%g, %g]`, `pbar` log-uniform in [%g, %g]" % (
                  *before["uniform"]["prior"], *before["two-tier"]["fraction"],
                  *before["two-tier"]["high"], *before["two-tier"]["low"],
-                 *before["log-normal"]["spread"], *before["log-normal"]["mean"]))
+                 *before["log-normal"]["spread"], *before["log-normal"]["mean"]), DATA)
 
     def test_the_held_out_family_counts_are_those_of_chances_one_third(self):
         counts = re.search(r"500\s+instances, families (\d+) / (\d+) / (\d+),",
-                           read("PROGRAM.md")).groups()
+                           read(DATA)).groups()
         counts = [int(c) for c in counts]
         total = sum(counts)
         self.assertEqual(total, 500)
@@ -96,38 +97,42 @@ class ConstantsTest(unittest.TestCase):
         chi2 = sum((c - expected) ** 2 / expected for c in counts)
         said(self, "(%d is %.1f standard deviations from %.1f, and the three together give "
              "chi-square %.1f on 2 degrees of freedom, p = %.2f)"
-             % (min(counts), (expected - min(counts)) / sd, expected, chi2, math.exp(-chi2 / 2)))
+             % (min(counts), (expected - min(counts)) / sd, expected, chi2, math.exp(-chi2 / 2)),
+             DATA)
 
     def test_the_cheat_flag_s_constants(self):
         bits = "%g" % cheat.SUSPECT_BITS
-        for text in ("At `cheat_bits >= %s` the run is marked" % bits,
-                     "a challenger whose `cheat_bits` reach %s is rejected" % bits,
-                     "with probability at most 2^-%s." % bits,
-                     "for a challenger whose `cheat_bits` reached %s |" % bits,
-                     "and whether it reached %s |" % bits):
+        for text, docs in (("At `cheat_bits >= %s` the run is marked" % bits, MANUAL),
+                           ("a challenger whose `cheat_bits` reach %s is rejected" % bits,
+                            (MANUAL, COMPARISON)),
+                           ("with probability at most 2^-%s." % bits, COMPARISON),
+                           ("for a challenger whose `cheat_bits` reached %s |" % bits, COMPARISON),
+                           ("and whether it reached %s |" % bits, COMPARISON)):
             with self.subTest(text=text):
-                said(self, text)
+                said(self, text, docs)
         kappas = cheat.KAPPAS
         self.assertEqual((kappas[0], kappas[1], kappas[-1]), (2.0 ** -18, 2.0 ** -17, 1.0))
         said(self, "`KAPPAS` are the %d bets `2^%d, 2^%d, ..., 1`" % (
-            len(kappas), math.log2(kappas[0]), math.log2(kappas[1])))
+            len(kappas), math.log2(kappas[0]), math.log2(kappas[1])), CHEATING)
 
     def test_the_other_constants(self):
-        said(self, "<= 1 / ln 2 = %.2f" % (1 / math.log(2)))
+        said(self, "<= 1 / ln 2 = %.2f" % (1 / math.log(2)), SCORING)
         self.assertEqual(report.TOP, 10)
         said(self, "and the ten instances furthest above their floor")
         self.assertEqual(compare_state.REPLAYS, 3)
-        said(self, "three comparisons, the last among them, run again with the same tests")
+        said(self, "three comparisons, the last among them, run again with the same tests",
+             COMPARISON)
         said(self, "A challenger past its deadline on %d comparisons in a row is rejected"
-             % compare_state.TIMEOUTS_IN_A_ROW)
+             % compare_state.TIMEOUTS_IN_A_ROW, (MANUAL, COMPARISON))
         for name in ("end_to_end/test_hostile_tester.py", "sdk/test_hostile_client.py"):
             grace = float(re.search(r"\nGRACE = ([0-9.]+)", read("tests/" + name)).group(1))
             said(self, "the result is written within the deadline that ran out plus %g s"
-                 % grace)
+                 % grace, LOCAL_RUN)
         kernels = re.search(r"files from Linux ([0-9.]+), TCP ports from ([0-9.]+), signals and "
                             r"abstract Unix\s+sockets from ([0-9.]+)\)",
                             read("grader/arh_grader/sandbox.py")).groups()
-        said(self, "kernel %s or newer for files, %s for ports, %s for signals" % kernels)
+        said(self, "kernel %s or newer for files, %s for ports, %s for signals" % kernels,
+             LOCAL_RUN)
 
     def test_the_kinds_the_intervals_and_the_honest_runs(self):
         kinds = result.SUBMISSION_KINDS
@@ -139,25 +144,27 @@ class ConstantsTest(unittest.TestCase):
              % (100 * report.CONFIDENCE))
         import test_cheat_flag
         said(self, "Honest testers over {:,} instances".format(
-            len(test_cheat_flag.HONEST_SEEDS) * test_cheat_flag.HONEST_COUNT))
+            len(test_cheat_flag.HONEST_SEEDS) * test_cheat_flag.HONEST_COUNT), CHEATING)
 
     def test_the_headroom_s_set_and_the_reader_s_savings(self):
-        said(self, 'on the set `instances.draw(%d, "%s")`' % (headroom.COUNT, headroom.SEED))
+        said(self, 'on the set `instances.draw(%d, "%s")`' % (headroom.COUNT, headroom.SEED),
+             SCORING)
+        said(self, "On the set of seed `%s`" % headroom.SEED)
         shown = re.search(r"grader/headroom\.py` measures (?:the same )?on (\d+) instances",
-                          flat(read("PROGRAM.md")))
+                          flat(read(MANUAL)))
         self.assertEqual(int(shown.group(1)), headroom.COUNT)
         with open(support.SAMPLE, encoding="utf-8") as f:
             sample = [json.loads(line) for line in f]
         bits = statistics.fmean(problem.surprise(item["priors"], item["defectives"])
                                 for item in sample)
         self.assertTrue(10 <= bits < 100, bits)
-        said(self, "Reading the answers saves tens of bits an instance.")
+        said(self, "Reading the answers saves tens of bits an instance.", CHEATING)
 
     def test_the_worker_ends_soon_after_local_py(self):
         poll = float(re.search(r"\nPARENT_POLL = ([0-9.]+)", read("harness/arh_worker.py")).group(1))
         self.assertLess(poll, 0.5)
         said(self, "(the worker's group ends within a second; a process that left the group "
-             "lives on)")
+             "lives on)", LOCAL_RUN)
 
     def test_the_readme_s_versions_and_ports(self):
         self.assertIn("sys.version_info < (3, 11)", read("tests/support.py"))

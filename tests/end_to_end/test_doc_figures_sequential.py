@@ -1,4 +1,4 @@
-"""The two sequential tests' defaults and design as PROGRAM.md states them,
+"""The two sequential tests' defaults and design as docs/comparison.md states them,
 against the SDK's code (arh_grader.compare: betting, the mean test; sprt,
 the sign test; binomial, its exact fixed sample): the bets, bounds and caps
 of the one, the steps, bounds, truncation and draw ceiling of the other,
@@ -8,7 +8,12 @@ import math
 import statistics
 import unittest
 
-from support import said
+from support import COMPARISON, MANUAL
+from support import said as support_said
+
+
+def said(case, text, doc=COMPARISON):       # the comparison's reference, unless named
+    support_said(case, text, doc)
 from arh_grader.compare import betting, binomial, sprt, sprt_exact
 
 
@@ -28,7 +33,7 @@ class SequentialTestsTest(unittest.TestCase):
              "at most beta = %g" % (s.delta, s.beta))
         said(self, "After %d comparisons (`--max-comparisons`) it stops" % s.max_comparisons)
         said(self, "delta is %g so that a gain of %g" % (s.delta, s.delta))
-        said(self, "every real gain down to its `--delta` (%g)" % s.delta)
+        said(self, "every real gain down to its `--delta` (%g)" % s.delta, (MANUAL, COMPARISON))
         said(self, "with probability at least %g." % betting.CONFIDENCE)
         said(self, "clipped to [-%g, %g]" % (betting.CLIP, betting.CLIP))
 

@@ -1,4 +1,4 @@
-"""The settings PROGRAM.md and README.md quote, read from the files that
+"""The settings PROGRAM.md, docs/ and README.md quote, read from the files that
 make them: autoresearch.toml's deadlines and MMI, and compose.yaml's walls
 around the worker (memory, processes, files, /tmp, logs, DNS, the oracle's
 address). The documents' other figures: test_doc_figures_constants.py
@@ -10,7 +10,7 @@ import tomllib
 import unittest
 
 import support
-from support import read, said
+from support import COMPARISON, LOCAL_RUN, MANUAL, SCORING, read, said
 
 
 class SettingsTest(unittest.TestCase):
@@ -27,11 +27,13 @@ class SettingsTest(unittest.TestCase):
              "| `no_answer` |" % grader["worker_start_timeout_s"])
         mmi = "%g" % settings["metric"]["mmi"]
         self.assertEqual(settings["metric"]["mmi_kind"], "absolute")
-        for text in ("so the MMI is %s absolute" % mmi, "The MMI (%s)" % mmi,
-                     "falls by less than the MMI (%s, `autoresearch.toml`)" % mmi,
-                     "lower `relative_tests` by %s to count" % mmi):
+        for text, docs in (("so the MMI is %s absolute" % mmi, (MANUAL, SCORING)),
+                           ("The MMI (%s)" % mmi, (MANUAL, COMPARISON)),
+                           ("falls by less than the MMI (%s, `autoresearch.toml`)" % mmi,
+                            COMPARISON),
+                           ("lower `relative_tests` by %s to count" % mmi, (MANUAL, SCORING))):
             with self.subTest(text=text):
-                said(self, text)
+                said(self, text, docs)
 
     def test_the_walls_of_compose_yaml(self):
         compose = read("compose.yaml")
@@ -54,9 +56,9 @@ class SettingsTest(unittest.TestCase):
                 "| stdout and stderr (json-file log) | %d MiB, one file |" % log)
         for row in rows:
             with self.subTest(row=row):
-                said(self, row)
-        said(self, "`EAGAIN` (just short of %d children" % pids)
-        said(self, "`EMFILE` (just short of %d files" % files)
+                said(self, row, LOCAL_RUN)
+        said(self, "`EAGAIN` (just short of %d children" % pids, LOCAL_RUN)
+        said(self, "`EMFILE` (just short of %d files" % files, LOCAL_RUN)
         said(self, "%d MiB of memory and no swap, %d processes, %d open files, a read-only "
              "root with a %d MiB `/tmp` in its memory, logs of %d MiB" % (
                  memory, pids, files, tmp, log), "README.md")

@@ -1,4 +1,4 @@
-"""The figures PROGRAM.md gives of group testing's testers, computed here
+"""The figures docs/scoring.md and docs/comparison.md give of group testing's testers, computed here
 in process: the baseline's worked examples (binary splitting's tests), what
 compare.py decides on the calibration tester and binary splitting by each
 test, and the simulated tables: what the manual reads off the mean test's
@@ -9,16 +9,21 @@ import json
 import re
 import unittest
 
-from support import flat, read, said, table_rows
+from support import COMPARISON, SCORING, flat, read, table_rows
+from support import said as support_said
 import betting_table
 from arh_grader.compare import betting, sprt, sprt_exact
 from arh_grader.compare import state as compare_state
 from group_testing import calibration, instances, pairs, problem, seeds
 
 
+def said(case, text, doc=COMPARISON):       # the comparison's reference, unless named
+    support_said(case, text, doc)
+
+
 class BaselineExamplesTest(unittest.TestCase):
     def test_the_worked_examples_are_binary_splitting_s_tests(self):
-        text = flat(read("PROGRAM.md"))
+        text = flat(read(SCORING))
         paragraph = text[text.index("With `n = 8` and defectives"):]
         paragraph = paragraph[:paragraph.index("Other splittings count differently")]
 
@@ -108,9 +113,9 @@ class SimulatedTablesTest(unittest.TestCase):
 
     def test_the_mean_test_s_table(self):
         header = "| pair | E[d] | P(accept), "
-        rows = table_rows("PROGRAM.md", header)
+        rows = table_rows(COMPARISON, header)
         runs = int(re.search(r"\| pair \| E\[d\] \| P\(accept\), (\d+) runs \|",
-                             read("PROGRAM.md")).group(1))
+                             read(COMPARISON)).group(1))
         said(self, "(`grader/group_testing/pairs.py`, %d instances each" % pairs.COUNT)
         said(self, "%d runs a cell (`python3 grader/betting_table.py` prints it with %d runs a "
              "cell" % (runs, betting_table.RUNS))
@@ -129,9 +134,9 @@ class SimulatedTablesTest(unittest.TestCase):
                          5)
 
     def test_the_sign_test_s_table(self):
-        rows = table_rows("PROGRAM.md", "| win rate | draw rate | P(accept), ")
+        rows = table_rows(COMPARISON, "| win rate | draw rate | P(accept), ")
         runs = int(re.search(r"\| win rate \| draw rate \| P\(accept\), (\d+) runs \|",
-                             read("PROGRAM.md")).group(1))
+                             read(COMPARISON)).group(1))
         said(self, "Simulated, {:,} runs a row with a fixed seed".format(runs))
         self.assertIn('"--runs", type=int, default=%d' % runs, read("grader/arh_grader/compare/sprt_cli.py"))
         self.assertEqual(len(rows), len(sprt_exact.P_VALUES) * len(sprt_exact.Q_VALUES))
@@ -140,7 +145,7 @@ class SimulatedTablesTest(unittest.TestCase):
                                                       q_values=(0.0, 0.5)))[2:]
         for line in lines:
             with self.subTest(row=line[:14]):
-                self.assertIn(line + "\n", read("PROGRAM.md"))
+                self.assertIn(line + "\n", read(COMPARISON))
         ceiling = [float(r[4]) for r in rows if r[1] == "0.95"]
         self.assertTrue(all(abs(c - 220) <= 10 for c in ceiling), ceiling)
         said(self, "A row of draws at 0.95 ends on the ceiling in about 220 comparisons")

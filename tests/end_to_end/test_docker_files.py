@@ -7,6 +7,7 @@ import ast
 import os
 import re
 import unittest
+import support
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BASE = "python:3.13-slim-bookworm"
@@ -348,11 +349,16 @@ class WallsTest(unittest.TestCase):
         self.assertEqual(sorted(listed), names)
         self.assertIn("hostile: %s kind: %s seconds: %s ok", script)
 
-    def test_the_manual_gives_the_walls_table(self):
-        program = read("PROGRAM.md")
-        self.assertTrue("\n## The walls around the tester\n" in program, "PROGRAM.md's section")
-        self.assertLess(program.index("\n## The walls around the tester\n"),
-                        program.index("\n## What counts as cheating\n"))
+    def test_the_reference_gives_the_walls_table(self):
+        """docs/local-run.md has the walls' section, with the container's
+        table and this machine's; the manual points to it."""
+        walls = support.section(support.LOCAL_RUN, "## The walls around the tester")
+        self.assertIn("| wall | limit | what a tester gets past it | kind |", walls)
+        self.assertIn("| the worker may | and nothing else |", walls)
+        self.assertIn('(`docs/local-run.md`, "The walls around the tester")',
+                      read("README.md").replace("\n", " "))
+        self.assertIn("`docs/local-run.md`", support.section(support.MANUAL,
+                                                             "## Reading what the tools print"))
 
 
 class HeldOutSetTest(unittest.TestCase):

@@ -1,6 +1,8 @@
-"""The documents say what the code does: PROGRAM.md's data table is what its
-commands print, its halving figure what the halving tester makes on the
-sample, and the README opens with the two commands."""
+"""The documents say what the code does: docs/data.md's table of the sets is
+what its commands print, the MMI the manual and docs/scoring.md quote is
+what those commands measure, docs/scoring.md's halving figure is what the
+halving tester makes on the sample, and the README opens with the two
+commands."""
 
 import importlib.util
 import json
@@ -15,8 +17,8 @@ from group_testing import fit
 
 
 def program_table():
-    """PROGRAM.md's data table: {set name: {column: cell}}."""
-    with open(os.path.join(support.ROOT, "PROGRAM.md"), encoding="utf-8") as f:
+    """docs/data.md's table of the sets: {set name: {column: cell}}."""
+    with open(os.path.join(support.ROOT, support.DATA), encoding="utf-8") as f:
         rows = [line.strip().strip("|").split("|") for line in f
                 if line.startswith("| ") and "|---" not in line]
     header = next(r for r in rows if r[0].strip() == "set")
@@ -28,10 +30,9 @@ def program_table():
 
 
 def said(case, text):
-    """Fail `case` unless PROGRAM.md says `text`, line breaks aside."""
-    with open(os.path.join(support.ROOT, "PROGRAM.md"), encoding="utf-8") as f:
-        case.assertTrue(" ".join(text.split()) in " ".join(f.read().split()),
-                        "PROGRAM.md does not say %r" % text)
+    """Fail `case` unless the manual and docs/scoring.md both say `text`,
+    line breaks aside."""
+    support.said(case, text, (support.MANUAL, support.SCORING))
 
 
 class ProgramTableTest(unittest.TestCase):
@@ -82,7 +83,7 @@ class ProgramTableTest(unittest.TestCase):
 
 class HalvingFigureTest(unittest.TestCase):
     def test_recursive_halving_on_the_sample(self):
-        with open(os.path.join(support.ROOT, "PROGRAM.md"), encoding="utf-8") as f:
+        with open(os.path.join(support.ROOT, support.SCORING), encoding="utf-8") as f:
             text = " ".join(f.read().split())
         shown = re.search(r"each positive half is cut again\) makes ([0-9.]+) times", text)
         spec = importlib.util.spec_from_file_location(

@@ -86,9 +86,9 @@ class DecisionTest(unittest.TestCase):
                                                    targets=(-0.05,), runs=1000))
         self.assertEqual(len(lines), 2 + len(pairs.PAIRS))
         for line in lines:
-            support.assert_quoted(self, line + "\n")
+            support.assert_quoted(self, line + "\n", support.COMPARISON)
         spread = {name: statistics.stdev(pool) for name, pool in pools.items()}
-        with open(os.path.join(support.ROOT, "PROGRAM.md"), encoding="utf-8") as f:
+        with open(os.path.join(support.ROOT, support.COMPARISON), encoding="utf-8") as f:
             text = " ".join(f.read().split())
         for words in ("a pair near the floor (differences of standard deviation %.2f) always "
                       "decides" % spread["posterior vs informed"],

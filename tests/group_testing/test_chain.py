@@ -1,7 +1,7 @@
 """The chain of kept gains (grader/chain.py): the mean test keeps each step
 from binary splitting to the strongest tester on seed 0's streams, and the
 last tester ends within 0.01 of the information floor on the headroom's
-set, as PROGRAM.md ("The experiment loop") quotes them."""
+set, as docs/comparison.md ("The chain") quotes them."""
 
 import os
 import re
@@ -20,7 +20,7 @@ EXPECTED = {               # seed 0: each step's (decision, comparisons)
 
 
 def program():
-    with open(os.path.join(support.ROOT, "PROGRAM.md"), encoding="utf-8") as f:
+    with open(os.path.join(support.ROOT, support.COMPARISON), encoding="utf-8") as f:
         return " ".join(f.read().split())
 
 
@@ -60,19 +60,23 @@ class ChainTest(unittest.TestCase):
         self.assertEqual(status, 0, err)
         line = support.lines_of(out)["seeds_keeping_every_step"]
         self.assertEqual(line, "%d of %d" % (chain.SEEDS, chain.SEEDS))
-        support.assert_quoted(self, "(seeds_keeping_every_step: %s)" % line)
-        support.assert_quoted(self, "the gap: %s" % support.lines_of(out)["gap"])
+        support.assert_quoted(self, "(seeds_keeping_every_step: %s)" % line,
+                              support.COMPARISON)
+        support.assert_quoted(self, "the gap: %s" % support.lines_of(out)["gap"],
+                              support.COMPARISON)
 
     def test_the_last_tester_is_within_close_of_the_floor(self):
         # the headroom table's figures, which test_fit.py checks against
         # grader/headroom.py on the same set
-        text = program()
+        text = support.read(support.SCORING)
         score = float(re.search(r"\| %s \| ([0-9.]+) \|" % chain.name(chain.STEPS[-1][0]),
                                 text).group(1))
         floor = float(re.search(r"\| information floor \| ([0-9.]+) \|", text).group(1))
         self.assertLessEqual(score - floor, chain.CLOSE)
-        support.assert_quoted(self, "the gap: %.4f" % (score - floor))
-        support.assert_quoted(self, "%.4f against the floor's %.4f" % (score, floor))
+        support.assert_quoted(self, "the gap: %.4f" % (score - floor),
+                              support.COMPARISON)
+        support.assert_quoted(self, "%.4f against the floor's %.4f" % (score, floor),
+                              support.COMPARISON)
 
     def test_the_steps_are_a_chain_from_binary_splitting(self):
         self.assertGreater(len(chain.STEPS), 1)

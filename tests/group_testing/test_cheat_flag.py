@@ -144,7 +144,8 @@ class HonestTest(unittest.TestCase):
                             stats["cheat_bits"]))
             largest.append(stats["cheat_bits"])
             support.assert_quoted(self, "| %s | %.4f | %.4f | %.2f | %.2f |" % (
-                name, score, floor, stats["max_saved_bits"], stats["cheat_bits"]))
+                name, score, floor, stats["max_saved_bits"], stats["cheat_bits"]),
+                support.CHEATING)
             with self.subTest(tester=name):
                 self.assertEqual(len(rows), 2000)
                 self.assertIs(stats["suspect"], False)
@@ -179,7 +180,7 @@ class ReaderTest(unittest.TestCase):
         support.assert_quoted(self, "`relative_tests` %.4f against a floor of %.4f, "
                               "`cheat_bits` %.1f: suspect" % (
                                   result["relative_tests"], result["information_floor"],
-                                  result["cheat_bits"]))
+                                  result["cheat_bits"]), support.CHEATING)
         threshold = cheat.SUSPECT_BITS + math.log2(3)
         self.assertLess(result["saved_bits"], threshold)          # the raw sum evaded
         self.assertLess(result["relative_tests"], result["information_floor"])

@@ -5,7 +5,7 @@ against cheat.py's.
 On the 500-instance set of seed group-testing-500 (drawn here) and on the
 sample (read at test time: its figures may move), each test prints, with
 GT_SHOW=1, one line on stderr, `power: <set> <flag> best <score> floor <floor> strategy <name>`,
-which PROGRAM.md quotes. The old flag let a reader sit far below the
+which docs/cheating.md quotes. The old flag let a reader sit far below the
 information floor; against the new one the best plan found stays within
 0.03 of it on 500 instances. On the sample's 40 instances no flag at 2^-20
 can do that: SUSPECT_BITS saved on its smallest baselines are let through by
@@ -45,7 +45,7 @@ class PowerTest(unittest.TestCase):
         new = planner.best_plan(sets, planner.NewFlag)
         self.report(name, "new", new, sets)
         support.assert_quoted(self, "| %s | %.4f | %.4f | %.4f |"
-                              % (name, sets.floor, old.score, new.score))
+                              % (name, sets.floor, old.score, new.score), support.CHEATING)
         with self.subTest(flag="old"):
             self.assertLess(old.old_bits, cheat.SUSPECT_BITS)      # unflagged by the old
             self.assertLess(old.score, sets.floor - OLD_GAP)
@@ -60,13 +60,14 @@ class PowerTest(unittest.TestCase):
         new = self.check("group-testing-500", sets)
         self.assertGreaterEqual(new.score, sets.floor - NEW_GAP)
         support.assert_quoted(self, "the reader gains at most %.4f below the floor"
-                              % (sets.floor - new.score))
+                              % (sets.floor - new.score), support.CHEATING)
 
     def test_sample(self):
         sets = planner.Instances(support.PROBLEM.load_set(support.SAMPLE))
         new = self.check("sample", sets)
         support.show("\npower: sample allowance %.4f" % allowance(sets))
-        support.assert_quoted(self, "`20 / (b_min N)` = %.4f of the score" % allowance(sets))
+        support.assert_quoted(self, "`20 / (b_min N)` = %.4f of the score" % allowance(sets),
+                              support.CHEATING)
         self.assertGreaterEqual(new.score,
                                 sets.floor - NEW_GAP - SAMPLE_SLACK * allowance(sets))
 
@@ -92,10 +93,11 @@ class PowerTest(unittest.TestCase):
         self.assertLess(plan, floor - NEW_GAP)
         support.assert_quoted(self, "scores %.4f, %.4f below the sample's floor of %.4f, by "
                               "answering %d instances (%.2f bits of surprise) with no test"
-                              % (plan, floor - plan, floor, count, bits))
+                              % (plan, floor - plan, floor, count, bits), support.CHEATING)
         honest, plan, floor, count, bits = found["group-testing-500"]
         self.assertLess(honest - plan, 0.01)
-        support.assert_quoted(self, "on group-testing-500 the same plan gains %.4f" % (honest - plan))
+        support.assert_quoted(self, "on group-testing-500 the same plan gains %.4f" % (honest - plan),
+                              support.CHEATING)
 
     def test_flags_computed_afresh_agree_with_the_running_sums(self):
         sets = planner.Instances(support.PROBLEM.load_set(support.SAMPLE))

@@ -179,7 +179,7 @@ class CommandTest(unittest.TestCase):
         quoted += [line for line in lines if line.startswith(("exact: ", "sampled: ", "  test"))]
         for line in quoted:
             with self.subTest(line=line):
-                support.assert_quoted(self, line)
+                support.assert_quoted(self, line, support.LOCAL_RUN)
 
     def test_a_seed_draws_the_instance_instances_py_draws(self):
         _, sample, _ = diagnose("--tester", support.SPLITTING, "--index", "0")

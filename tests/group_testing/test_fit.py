@@ -1,6 +1,7 @@
-"""The fit and the headroom: the tables PROGRAM.md shows are what
-grader/fit.py and grader/headroom.py print, and the strongest tester is
-exact and deterministic."""
+"""The fit and the headroom: the tables docs/data.md and docs/scoring.md
+show, and the figures the manual quotes of them, are what grader/fit.py
+and grader/headroom.py print, and the strongest tester is exact and
+deterministic."""
 
 import os
 import re
@@ -14,8 +15,9 @@ COMMAND_TIMEOUT = 1200      # seconds: a generous bound for the full fit on busy
 CHECKED = 24                # instances each fixture tester runs on twice, every family's
 
 
-def program():
-    with open(os.path.join(support.ROOT, "PROGRAM.md"), encoding="utf-8") as f:
+def program(doc=support.DATA):
+    """The text of a document: the data's reference unless named."""
+    with open(os.path.join(support.ROOT, doc), encoding="utf-8") as f:
         return f.read()
 
 
@@ -29,15 +31,15 @@ def table_rows(stdout):
             for line in table_lines(stdout)[2:]]
 
 
-def said(text):
-    """PROGRAM.md says `text`, line breaks aside: a figure the test computes."""
-    if " ".join(text.split()) not in " ".join(program().split()):
-        raise AssertionError("PROGRAM.md does not say %r" % text)
+def said(text, doc=support.DATA):
+    """`doc` says `text`, line breaks aside: a figure the test computes."""
+    if " ".join(text.split()) not in " ".join(program(doc).split()):
+        raise AssertionError("%s does not say %r" % (doc, text))
 
 
 class TablesTest(unittest.TestCase):
-    def check_shown(self, *args, seconds):
-        """The command's table is in PROGRAM.md, line for line, and the
+    def check_shown(self, *args, seconds, doc=support.DATA):
+        """The command's table is in `doc`, line for line, and the
         command takes well under `seconds` (ten times or more what the manual
         says it takes: a loose bound); its stdout."""
         started = time.monotonic()
@@ -46,7 +48,7 @@ class TablesTest(unittest.TestCase):
         self.assertEqual(status, 0, err)
         lines = table_lines(out)
         self.assertGreater(len(lines), 3, out)
-        self.assertIn("\n".join(lines) + "\n", program(), " ".join(args))
+        self.assertIn("\n".join(lines) + "\n", program(doc), " ".join(args))
         return out
 
     def test_fit_table_for_the_current_families(self):
@@ -87,25 +89,33 @@ class TablesTest(unittest.TestCase):
              % (*(-d for d in platform), *ours, *below))
 
     def test_headroom_table_and_what_is_left(self):
-        out = self.check_shown("grader/headroom.py", seconds=300)    # "about half a minute"
+        out = self.check_shown("grader/headroom.py", seconds=300,    # "about half a minute"
+                               doc=support.SCORING)
         left = support.lines_of(out)["strongest_above_floor"]
         value, mmis = re.fullmatch(r"([0-9.]+) \(([0-9.]+) MMIs\)", left).groups()
         self.assertIn("strongest we have is %.3f (%s MMI) above the information floor"
-                      % (float(value), mmis), " ".join(program().split()))
+                      % (float(value), mmis), " ".join(program(support.SCORING).split()))
         rows = {row[0]: row for row in table_rows(out)}
         informed, strongest = rows["informed"], rows["strongest"]
         floor = float(rows["information floor"][1])
         said("So a tester that uses the priors well is about %s MMIs below the calibration "
-             "tester" % strongest[4].lstrip("+"))
+             "tester" % strongest[4].lstrip("+"), support.SCORING)
+        said("a tester that uses the priors well is about %s MMIs below the calibration "
+             "tester" % strongest[4].lstrip("+"), support.MANUAL)
+        said("binary splitting scores %s, the calibration tester %s, the strongest tester we "
+             "have %s, the information floor %s" % (
+                 rows["binary splitting"][1], rows["calibration"][1], strongest[1],
+                 rows["information floor"][1]), support.MANUAL)
         said("and splits positive pools by posterior mass, gets within about %.2f of it"
-             % (float(informed[1]) - floor))
+             % (float(informed[1]) - floor), support.SCORING)
         for row in (informed, strongest):               # "saves about a quarter"
             self.assertLess(abs(1 - float(row[1]) - 0.25), 0.05, row)
-        said("A tester that uses them well saves about a quarter of binary splitting's tests")
+        said("A tester that uses them well saves about a quarter of binary splitting's tests",
+             support.MANUAL)
 
     def test_the_documented_settings_are_the_generators(self):
-        text = program()
-        bullets = text[text.index("- **uniform**"):text.index("These settings")]
+        text = program(support.MANUAL)
+        bullets = text[text.index("- **uniform**"):text.index("Priors keep")]
         shown = [(float(a), float(b)) for a, b in
                  re.findall(r"\[([0-9.]+), ([0-9.]+)\]", bullets)]
         got = instances.FAMILY_SETTINGS

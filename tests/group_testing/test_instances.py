@@ -52,7 +52,7 @@ class InstancesTest(unittest.TestCase):
                 support.show("\nset %s: defectives %.2f, baseline %.2f, bound/baseline %.3f, "
                              "binary entropies/baseline %.3f" % (seed, d, base, ratio, binary))
                 # the held-out set's figures, +- 3 standard deviations of 500-sets
-                # (PROGRAM.md, "The data": 6.37 +- 3 x 0.31, 54.19 +- 3 x 2.53,
+                # (docs/data.md, "The fit": 6.37 +- 3 x 0.31, 54.19 +- 3 x 2.53,
                 # 0.75 +- 3 x 0.023)
                 self.assertTrue(5.4 <= d <= 7.3, d)
                 self.assertTrue(46.6 <= base <= 61.8, base)

@@ -1,5 +1,5 @@
 """The sequential test's command (grader/sprt.py, group testing's tool on
-arh_grader.compare.sprt_cli): the exact figures PROGRAM.md's table quotes
+arh_grader.compare.sprt_cli): the exact figures docs/comparison.md's table quotes
 are the program's, --exact prints them and names bad settings, and the
 simulated table comes out on few runs with group testing's seed."""
 
@@ -17,7 +17,7 @@ DEFAULTS = sprt.Settings()
 
 class CommandTest(unittest.TestCase):
     def test_the_manuals_exact_figures_are_the_programs(self):
-        with open(os.path.join(support.ROOT, "PROGRAM.md"), encoding="utf-8") as f:
+        with open(os.path.join(support.ROOT, support.COMPARISON), encoding="utf-8") as f:
             text = f.read()
         start = text.index("| win rate of decisive comparisons | draw rate | P(accept) |")
         rows = [line.strip("|").split("|") for line in text[start:].split("\n\n")[0]

@@ -192,10 +192,6 @@ class CommandTest(unittest.TestCase):
         self.assertEqual(os.listdir(os.path.dirname(state)), [])     # no state, no lock
         self.assertEqual(support.read_bytes(log).decode(), old)
 
-    def test_the_manual_starts_results_tsv_with_the_header(self):
-        support.assert_quoted(self, "printf '%s\\n' > .loop/results.tsv"
-                              % "\\t".join(compare_log.LOG_FIELDS))
-
 
 if __name__ == "__main__":
     unittest.main()

@@ -1,4 +1,4 @@
-"""A test fixture: recursive halving, the splitting PROGRAM.md ("The
+"""A test fixture: recursive halving, the splitting docs/scoring.md ("The
 baseline, exactly") contrasts with the baseline's.
 
 Test all the items; a positive pool is cut in two (the first half has

@@ -1,5 +1,5 @@
 """A test fixture: the strongest honest tester we have, deterministic and
-using only the priors and the answers (PROGRAM.md, "Headroom").
+using only the priors and the answers (docs/scoring.md, "Headroom").
 
 The whole instance is a pool known to hold a defective. While there is a
 known-positive pool it is split: its least likely items, as many as make

@@ -1,5 +1,5 @@
 """A test fixture: the strongest honest tester we have, deterministic and
-using only the priors and the answers (PROGRAM.md, "Headroom").
+using only the priors and the answers (docs/scoring.md, "Headroom").
 
 It keeps the state of tests/testers/posterior.py: free items at their
 priors and at most one pool known to hold a defective, every item sorted

@@ -18,7 +18,7 @@ whole interval is below -mmi, cannot when the whole interval is above it,
 and is undecided otherwise. What is left to win is the challenger's score
 minus the instance's information floor (its surprise over its baseline):
 no tester does better on average by more than a few thousandths
-(PROGRAM.md, "What it bounds, exactly"), so no change to the challenger
+(docs/scoring.md, "What it bounds, exactly"), so no change to the challenger
 can gain more than about that. Each interval is the 99% confidence sequence of
 betting.confidence_sequence, on the values clipped to [-1, 1], valid at
 whatever comparison the run stopped.
