@@ -1,4 +1,4 @@
-"""Two pictures of the loop, as SVG that any browser opens.
+"""Two pictures of the loop, as SVG that any browser opens, and as PNG.
 
     python3 grader/picture.py gap [--result result/result.json] [--out .loop/gap.svg]
     python3 grader/picture.py history [--log .loop/results.tsv] [--out .loop/history.svg]
@@ -9,16 +9,20 @@ marked. history: each row of the loop's results.tsv in order, the kept
 versions' estimated total with its interval (the log's total_gain, else
 the sum of the kept rows' score_difference) and the discarded and crashed
 rows faint. The drawing is group_testing/pictures.py's, on arh_grader/svg.py.
+Beside the SVG, the same picture as PNG (arh_grader/raster.py), its name
+ending .png in place of .svg (.loop/gap.png), for a reader who opens PNG only.
 
-Prints `wrote: PATH` and `key: value` lines on stdout. Exit status 0; 2 on
-bad usage or a file that cannot be drawn (a missing file, a result with no
-items, a results.tsv without the columns needed), named on stderr.
+Prints `wrote: PATH` (the SVG), `png: PATH` and `key: value` lines on
+stdout. Exit status 0; 2 on bad usage or a file that cannot be drawn (a
+missing file, a result with no items, a results.tsv without the columns
+needed), named on stderr.
 """
 
 import argparse
 import os
 import sys
 
+from arh_grader import raster
 from arh_grader.report import display_path
 from group_testing import pictures
 
@@ -36,21 +40,28 @@ def parser():
     gap.add_argument("--result", default=DEFAULTS["result"], metavar="RESULT.json",
                      help="a result.json of grader/local.py (default: result/result.json)")
     gap.add_argument("--out", default=DEFAULTS["gap"], metavar="FILE.svg",
-                     help="where to write the picture (default: .loop/gap.svg)")
+                     help="where to write the picture, its PNG beside it "
+                          "(default: .loop/gap.svg)")
     history = picture.add_parser("history", help="the loop's results.tsv, row by row")
     history.add_argument("--log", default=DEFAULTS["log"], metavar="RESULTS.tsv",
                          help="the loop's log (default: .loop/results.tsv)")
     history.add_argument("--out", default=DEFAULTS["history"], metavar="FILE.svg",
-                         help="where to write the picture (default: .loop/history.svg)")
+                         help="where to write the picture, its PNG beside it "
+                              "(default: .loop/history.svg)")
     return found
 
 
-def write(path, text):
-    """Write `text` to `path`, making its folder; PictureError naming it."""
+def write(path, data):
+    """Write `data` (text, or bytes) to `path`, making its folder;
+    PictureError naming it."""
     try:
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-        with open(path, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
+        if isinstance(data, bytes):
+            with open(path, "wb") as f:
+                f.write(data)
+        else:
+            with open(path, "w", encoding="utf-8", newline="\n") as f:
+                f.write(data)
     except OSError as e:
         raise pictures.PictureError("cannot write %r: %s" % (path, e.strerror or e)) from None
 
@@ -58,6 +69,10 @@ def write(path, text):
 def main(argv=None):
     args = parser().parse_args(argv)
     try:
+        try:
+            png_path = raster.beside(args.out)
+        except ValueError as e:
+            raise pictures.PictureError(str(e)) from None
         if args.picture == "gap":
             source = display_path(args.result)
             text, lines = pictures.gap_picture(pictures.read_result(args.result),
@@ -66,10 +81,12 @@ def main(argv=None):
             source = display_path(args.log)
             text, lines = pictures.history_picture(pictures.read_log(args.log), source=source)
         write(args.out, text)
+        write(png_path, raster.png(text))
     except pictures.PictureError as e:
         sys.stderr.write("picture: %s\n" % e)
         return 2
-    print("\n".join(["wrote: %s" % display_path(args.out)] + lines))
+    print("\n".join(["wrote: %s" % display_path(args.out), "png: %s" % display_path(png_path)]
+                    + lines))
     return 0
 
 

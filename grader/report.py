@@ -21,7 +21,9 @@ lost most, rows starting `lost_most:`.
 
 With --svg FILE it writes a picture (arh_grader/picture.py) that any
 browser opens: each instance's score against its floor, coloured by
-family, and with --against each instance's difference as well.
+family, and with --against each instance's difference as well; and the
+same picture as PNG beside it (arh_grader/raster.py), its name ending .png
+(result/result.png), printing `svg: FILE` and `png: PATH`.
 
 Exit status 0; 2 when a file cannot be read, is not a result.json, or is a
 result of another set than the one it is compared with: the message on

@@ -9,10 +9,12 @@ tests (tests/sdk/) import this module and load nothing of either problem.
 
 import errno
 import os
+import struct
 import shutil
 import subprocess
 import sys
 import tempfile
+import zlib
 
 if sys.version_info < (3, 11):      # one line, not a failed import per test module
     sys.stderr.write("the grader needs Python 3.11 or newer; this is Python %s\n"
@@ -149,6 +151,43 @@ def run_command(case, *args, timeout=300):
     done = subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True,
                           text=True, timeout=timeout, stdin=subprocess.DEVNULL)
     return done.returncode, done.stdout, done.stderr
+
+
+def read_png(case, data):
+    """(width, height, rows) of the bytes of an 8-bit RGB PNG file, each row
+    a list of (r, g, b): read here with zlib and struct alone, failing
+    `case` at a bad signature, chunk CRC, header or filter type."""
+    case.assertEqual(data[:8], b"\x89PNG\r\n\x1a\n", "not a PNG signature")
+    at, chunks = 8, []
+    while at < len(data):
+        length, kind = struct.unpack(">I4s", data[at:at + 8])
+        body = data[at + 8:at + 8 + length]
+        crc, = struct.unpack(">I", data[at + 8 + length:at + 12 + length])
+        case.assertEqual(crc, zlib.crc32(kind + body), "the CRC of chunk %r" % kind)
+        chunks.append((kind, body))
+        at += 12 + length
+    case.assertEqual([kind for kind, _ in chunks][0], b"IHDR")
+    case.assertEqual(chunks[-1], (b"IEND", b""))
+    width, height, depth, colour, compression, filtering, interlace = struct.unpack(
+        ">IIBBBBB", chunks[0][1])
+    case.assertEqual((depth, colour, compression, filtering, interlace), (8, 2, 0, 0, 0))
+    raw = zlib.decompress(b"".join(body for kind, body in chunks if kind == b"IDAT"))
+    stride = 3 * width
+    case.assertEqual(len(raw), height * (stride + 1))
+    rows, above = [], bytearray(stride)
+    for y in range(height):
+        start = y * (stride + 1)
+        kind, line = raw[start], bytearray(raw[start + 1:start + 1 + stride])
+        case.assertIn(kind, range(5), "row %d's filter type" % y)
+        for x in range(stride if kind else 0):      # type 0, none: the bytes as they are
+            a, b = line[x - 3] if x >= 3 else 0, above[x]
+            c = above[x - 3] if x >= 3 else 0
+            p = a + b - c
+            paeth = min((abs(p - a), 0, a), (abs(p - b), 1, b), (abs(p - c), 2, c))[2]
+            line[x] = (line[x] + (0, a, b, (a + b) // 2, paeth)[kind]) & 255
+        rows.append(list(zip(line[0::3], line[1::3], line[2::3])))
+        above = line
+    return width, height, rows
 
 
 def lines_of(stdout):

@@ -10,6 +10,7 @@ and a legend. Any browser opens what it writes.
     plot.error_bars([(1, -0.02, -0.03, -0.01)], colour="#d62728", label="kept")
     plot.across(0.0, label="zero", css="zero-line")
     text = plot.render()
+    data = plot.render_png()        # the same picture as PNG bytes (raster.py)
 
 The plot area is the element `<rect class="frame">`; its attributes
 data-x-range and data-y-range hold the ranges the axes map onto it, so that
@@ -18,11 +19,15 @@ same across), rounded as `number` rounds (the ranges are written as Python's
 repr of the floats used). Every figure is formatted with a fixed number of
 decimals and elements come in the order they were added, so the same calls
 give the same bytes. Text is escaped (xml.sax.saxutils). Nothing here reads
-or writes a file.
+or writes a file. render() is the one description of the picture:
+render_png() draws that text again on pixels (raster.py), for a reader who
+opens PNG but not SVG.
 """
 
 import math
 from xml.sax.saxutils import escape, quoteattr
+
+from . import raster
 
 FONT = 12                   # px, ordinary text
 CHAR = 0.62                 # a character's width over the font size, about, in sans-serif
@@ -249,6 +254,11 @@ class Plot:
                 '<rect x="0" y="0" width="%d" height="%d" fill="#ffffff"/>\n%s\n</svg>\n'
                 % (self.width, self.height, self.width, self.height, STYLE,
                    escape(" ".join(self.title)), self.width, self.height, "\n".join(parts)))
+
+    def render_png(self):
+        """The bytes of a PNG file of the same picture: render()'s text drawn
+        by raster.py, as wide and high."""
+        return raster.png(self.render())
 
     def _draw_x_labels(self, add, text, sx, base):
         slanted = self._slanted()

@@ -1,5 +1,7 @@
 """grader/picture.py: the gap and history pictures, read back as XML, with
-exact positions; its errors; and, where Chromium is installed, a render."""
+exact positions, and their PNGs beside them, read back with zlib (each mark
+at its pixel in its colour); its errors; and, where Chromium is installed,
+a render."""
 
 import contextlib
 import io
@@ -63,6 +65,20 @@ def run(*argv):
     return status, out.getvalue(), err.getvalue()
 
 
+def png_of(case, svg_path, root):
+    """The rows of the PNG beside `svg_path`, as large as the SVG `root`."""
+    width, height, rows = support.read_png(case, support.read_bytes(svg_path[:-4] + ".png"))
+    case.assertEqual((width, height), (int(root.get("width")), int(root.get("height"))))
+    return rows
+
+
+def blend(colour, alpha, under=255):
+    """`colour` (#rrggbb) laid at `alpha` over the grey `under` (white, or a
+    grid line's #e8e8e8), as bitmap.py rounds."""
+    return tuple(int(under + (int(colour[k:k + 2], 16) - under) * alpha + 0.5)
+                 for k in (1, 3, 5))
+
+
 def frame(root):
     """(x_map, y_map) of the plot area: value -> px, as the picture rounds."""
     rect = root.find(".//s:rect[@class='frame']", NS)
@@ -95,9 +111,23 @@ class GapTest(unittest.TestCase):
         zero = root.find(".//s:line[@class='zero-line']", NS)
         self.assertEqual((float(zero.get("y1")), float(zero.get("y2"))), (sy(0), sy(0)))
         self.assertEqual(lines["wrote"], out)
+        self.assertEqual(lines["png"], out[:-len(".svg")] + ".png")
         self.assertEqual(lines["instances"], "6")
         self.assertEqual(lines["families"], "uniform 2, two-tier 2, log-normal 2")
         self.assertEqual(lines["most_bits_left"], "instance 1 (two-tier, n = 300): 18.50")
+
+    def test_the_png_beside_it_has_each_circle_at_its_pixel_in_its_colour(self):
+        root, _, out = self.draw(result_file(self))
+        rows = png_of(self, out, root)
+        sx, sy = frame(root)
+        for index, n, family, tests, surprise in ITEMS:
+            with self.subTest(index=index):
+                self.assertIn(rows[int(sy(tests - surprise))][int(sx(n))],
+                              [blend(pictures.COLOURS[family], 0.9, under)
+                               for under in (255, 0xE8)])     # over white, or a grid line
+        zero = root.find(".//s:line[@class='zero-line']", NS)
+        self.assertEqual(rows[int(sy(0))][int(float(zero.get("x1"))) + 2], blend("#444444", 1))
+        self.assertEqual(rows[int(sy(0)) - 2][int(float(zero.get("x1"))) + 2], (255, 255, 255))
 
     def test_the_legend_holds_the_results_families_and_the_title_its_figures(self):
         items = ITEMS + [(6, 100, "other's", 5, 4.0)]
@@ -125,7 +155,10 @@ class GapTest(unittest.TestCase):
         path = result_file(self)
         _, _, first = self.draw(path)
         _, _, second = self.draw(path)
-        self.assertEqual(support.read_bytes(first), support.read_bytes(second))
+        for ext in (".svg", ".png"):
+            with self.subTest(file=ext):
+                self.assertEqual(support.read_bytes(first[:-4] + ext),
+                                 support.read_bytes(second[:-4] + ext))
 
     def test_the_command_runs_as_a_process(self):
         out = os.path.join(support.tmpdir(self), "deeper", "gap.svg")
@@ -133,7 +166,8 @@ class GapTest(unittest.TestCase):
             self, "grader/picture.py", "gap", "--result", result_file(self), "--out", out)
         self.assertEqual(status, 0, stderr)
         self.assertEqual(support.lines_of(stdout)["wrote"], out)
-        ET.parse(out)
+        self.assertEqual(support.lines_of(stdout)["png"], out[:-4] + ".png")
+        png_of(self, out, ET.parse(out).getroot())
 
 
 class HistoryTest(unittest.TestCase):
@@ -177,6 +211,12 @@ class HistoryTest(unittest.TestCase):
         self.assertEqual((float(bar.get("y1")), float(bar.get("y2"))), (sy(-0.1), sy(-0.03)))
         self.assertEqual(self.heights(root, "discarded"), [sy(-0.04 + 0.01)])
         self.assertEqual(self.heights(root, "crashed"), [sy(-0.04)])
+        rows, (sx, _) = png_of(self, self.draw(log_file(self))[2], root), frame(root)
+        for row, total in ((1, -0.04), (4, -0.065)):     # each kept row's square, its bar
+            with self.subTest(row=row):
+                self.assertEqual(rows[int(sy(total))][int(sx(row))], blend(pictures.KEPT, 1))
+                self.assertEqual(rows[int(sy(total)) - 7][int(sx(row))],
+                                 blend(pictures.KEPT, 1))
         self.assertEqual(lines["total_from"], "cumulative kept score_difference")
         self.assertEqual(lines["total"], "-0.0650 [-0.1000, -0.0300]")
         self.assertEqual((lines["rows"], lines["kept"], lines["discarded"], lines["crashed"]),
@@ -207,8 +247,11 @@ class HistoryTest(unittest.TestCase):
 
     def test_two_runs_write_the_same_bytes(self):
         path = log_file(self, gain=True)
-        self.assertEqual(support.read_bytes(self.draw(path)[2]),
-                         support.read_bytes(self.draw(path)[2]))
+        first, second = self.draw(path)[2][:-4], self.draw(path)[2][:-4]
+        for ext in (".svg", ".png"):
+            with self.subTest(file=ext):
+                self.assertEqual(support.read_bytes(first + ext),
+                                 support.read_bytes(second + ext))
 
 
 class BadInputTest(unittest.TestCase):
@@ -242,6 +285,14 @@ class BadInputTest(unittest.TestCase):
     def test_a_bad_interval_names_the_cell(self):
         path = log_file(self, rows=[("a000001", "accept", "-0.04 [low, high]", "keep", "-")])
         self.assertIn("'-0.04 [low, high]'", self.refused("history", "--log", path))
+
+    def test_an_out_ending_png_is_refused_before_anything_is_written(self):
+        folder = support.tmpdir(self)
+        status, stdout, stderr = run("gap", "--result", result_file(self),
+                                     "--out", os.path.join(folder, "gap.png"))
+        self.assertEqual((status, stdout), (2, ""))
+        self.assertIn("%r names the SVG" % os.path.join(folder, "gap.png"), stderr)
+        self.assertEqual(os.listdir(folder), [])
 
     def test_bad_usage_is_status_2(self):
         self.assertIn("invalid choice: 'gapp'", self.refused("gapp"))

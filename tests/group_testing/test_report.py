@@ -1,5 +1,6 @@
 """grader/report.py on real results of the sample: the numbers it prints are
-result.json's, the picture is well-formed SVG with one mark per instance,
+result.json's, the picture is well-formed SVG with one mark per instance
+and has a PNG beside it, read back with zlib, where the marks are,
 a comparison counts wins, losses and draws as the items do, and every bad
 file is named."""
 
@@ -114,6 +115,41 @@ class ReportTest(unittest.TestCase):
             self.assertIn(family, words)
         self.assertEqual([c for c in root.iter(SVG + "circle")
                           if c.get("class") == "difference"], [])
+        self.check_png(stdout, picture, root, marks)
+
+    def check_png(self, stdout, picture, root, marks):
+        """The PNG beside `picture` is as large as the SVG, and each circle
+        of `marks` that no other mark or line touches is at its pixel in
+        its colour (its fill at the style's fill-opacity 0.85, over white)."""
+        png = picture[:-len(".svg")] + ".png"
+        self.assertEqual(support.lines_of(stdout)["png"], png)
+        width, height, rows = support.read_png(self, support.read_bytes(png))
+        self.assertEqual((width, height), (int(root.get("width")), int(root.get("height"))))
+        centres = [(float(c.get("cx")), float(c.get("cy"))) for c in marks]
+        lines = [[float(e.get(k)) for k in ("x1", "y1", "x2", "y2")]
+                 for e in root.iter(SVG + "line") if e.get("class") != "grid"]
+
+        def near_a_line(x, y):
+            for x1, y1, x2, y2 in lines:
+                along = ((x - x1) * (x2 - x1) + (y - y1) * (y2 - y1)) / (
+                    (x2 - x1) ** 2 + (y2 - y1) ** 2)
+                px, py = x1 + max(0, min(1, along)) * (x2 - x1), y1 + max(0, min(1, along)) * (
+                    y2 - y1)
+                if abs(px - x) < 8 and abs(py - y) < 8:
+                    return True
+            return False
+
+        alone = [(c, (x, y)) for c, (x, y) in zip(marks, centres)
+                 if all(abs(x - u) + abs(y - v) > 14 for u, v in centres if (u, v) != (x, y))
+                 and not near_a_line(x, y)]
+        self.assertGreaterEqual(len(alone), 5)
+        for mark, (x, y) in alone:
+            with self.subTest(index=mark.get("data-index")):
+                fill = mark.get("fill")
+                # over white, or over a grid line (#e4e4e4) that runs through it
+                self.assertIn(rows[int(y)][int(x)], [tuple(
+                    int(under + (int(fill[k:k + 2], 16) - under) * 0.85 + 0.5)
+                    for k in (1, 3, 5)) for under in (255, 0xE4)])
 
     def test_against_counts_wins_losses_and_draws(self):
         picture = os.path.join(support.tmpdir(self), "against.svg")
@@ -144,6 +180,8 @@ class ReportTest(unittest.TestCase):
             with self.subTest(mark=kind):
                 self.assertEqual(len([c for c in root.iter(SVG + "circle")
                                       if c.get("class") == kind]), 40)
+        self.check_png(stdout, picture, root, [c for c in root.iter(SVG + "circle")
+                                               if c.get("class") == "difference"])
 
     def test_a_result_against_itself_is_all_draws(self):
         status, stdout, _ = self.report(self.paths["splitting"], "--against",
@@ -196,6 +234,9 @@ class ReportTest(unittest.TestCase):
              % (self.paths["informed"], path % "none_shared.json")),
             ((self.paths["informed"], "--svg", os.path.join(folder, "no", "such.svg")),
              "cannot write %r" % os.path.join(folder, "no", "such.svg")),
+            ((self.paths["informed"], "--svg", os.path.join(folder, "result.png")),
+             "%r names the SVG, and its PNG would take its place"
+             % os.path.join(folder, "result.png")),
         ]
         for args, words in cases:
             with self.subTest(args=[os.path.basename(a) for a in args]):

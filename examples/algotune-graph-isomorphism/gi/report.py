@@ -14,7 +14,8 @@ and `gap`; then the problems with the highest scores, the most work
 left. With --against OTHER, a result of the same problems: `W/L/D`,
 where a win is a problem with a lower score than in OTHER, the mean
 difference with its interval, and the problems that lost most. With --svg
-FILE, a picture of each problem's score.
+FILE, a picture of each problem's score, and the same picture as PNG beside
+it, its name ending .png (a line `png: PATH`).
 
 Exit status 0; 2 when a file cannot be read, is not a result.json of
 graph isomorphism, or holds other problems than the one it is compared

@@ -10,11 +10,13 @@ import math
 import os
 import shutil
 import statistics
+import struct
 import subprocess
 import sys
 import tempfile
 import unittest
 import xml.etree.ElementTree as ET
+import zlib
 
 import tq_support
 from arh_grader import report
@@ -35,6 +37,26 @@ def run(*args, cwd=tq_support.PROJECT):
 def lines_of(stdout):
     """The `key: value` lines of an output, as a dict (a key's last line)."""
     return dict(line.split(": ", 1) for line in stdout.splitlines() if ": " in line)
+
+
+def png_size(case, path):
+    """(width, height) of the PNG file `path`, each chunk's CRC checked and
+    its pixels' bytes counted: a row's filter byte and 3 bytes a pixel."""
+    with open(path, "rb") as f:
+        data = f.read()
+    case.assertEqual(data[:8], b"\x89PNG\r\n\x1a\n")
+    at, chunks = 8, {}
+    while at < len(data):
+        length, kind = struct.unpack(">I4s", data[at:at + 8])
+        body = data[at + 8:at + 8 + length]
+        case.assertEqual(struct.unpack(">I", data[at + 8 + length:at + 12 + length])[0],
+                         zlib.crc32(kind + body), kind)
+        chunks[kind] = chunks.get(kind, b"") + body
+        at += 12 + length
+    width, height = struct.unpack(">II", chunks[b"IHDR"][:8])
+    case.assertEqual(chunks[b"IHDR"][8:], bytes([8, 2, 0, 0, 0]))      # 8-bit RGB
+    case.assertEqual(len(zlib.decompress(chunks[b"IDAT"])), height * (3 * width + 1))
+    return width, height
 
 
 def rows(stdout, key):
@@ -156,6 +178,10 @@ class ReportTest(unittest.TestCase):
         self.assertEqual(lines_of(stdout)["svg"], svg)
         root = ET.parse(svg).getroot()
         self.assertEqual(root.tag, SVG + "svg")
+        # the same picture as PNG beside it, as large
+        self.assertEqual(lines_of(stdout)["png"], svg[:-len(".svg")] + ".png")
+        self.assertEqual(png_size(self, lines_of(stdout)["png"]),
+                         (int(root.get("width")), int(root.get("height"))))
         marks = [c for c in root.iter(SVG + "circle") if c.get("class") == "instance"]
         self.assertEqual(sorted(int(c.get("data-index")) for c in marks), list(range(ROUNDS)))
         self.assertEqual([c for c in root.iter(SVG + "circle")

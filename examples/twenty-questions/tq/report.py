@@ -19,7 +19,8 @@ result's mean score minus OTHER's: above 0 is better) with its 95%
 interval (Student's t on the paired differences), and the rounds that lost
 most, rows starting `lost_most:`. With --svg FILE, a picture that any
 browser opens: each round's score, round by round, with its bound as a
-dash, and with --against each round's difference.
+dash, and with --against each round's difference; and the same picture as
+PNG beside it, its name ending .png (a line `png: PATH`).
 
 Exit status 0; 2 when a file cannot be read, is not a result.json of
 twenty questions, or holds other rounds than the one it is compared with
