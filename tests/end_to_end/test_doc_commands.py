@@ -74,7 +74,7 @@ KEYS = {  # words of a command: keys its stdout holds
                         "harness_counted_match"),
 }
 SAME_AGAIN = ("python3 grader/fit.py", "python3 grader/headroom.py")   # seeded, write nothing
-PATH_KEYS = ("result", "set", "svg", "against")   # keys whose value is a file
+PATH_KEYS = ("result", "set", "svg", "png", "against")   # keys whose value is a file
 FIXTURES = {"other.jsonl": 5, "held-out.jsonl": 5}  # files commands name: sample lines
 COMMAND_TIMEOUT = 600                             # seconds, a generous bound
 
