@@ -35,7 +35,7 @@ class LoopTest(unittest.TestCase):
         with open(loop.path("src/tester.py"), "w", encoding="utf-8") as f:
             f.write(weaker)
         loop.commit("a weaker start")
-        self.assertEqual(loop.run("setup"), "status: valid\nmean_score: 0.442200\n")
+        self.assertEqual(loop.run("setup"), "status: valid\nmean_score: 0.442\n")
         start = loop.git("rev-parse", "HEAD")
 
         printed, row = loop.experiment(baseline, "splits best")
