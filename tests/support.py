@@ -203,8 +203,8 @@ SCORING = "docs/scoring.md"         # the baseline, the floors, the MMI, the hea
 COMPARISON = "docs/comparison.md"   # the sequential comparison, its state file, the chain
 LOCAL_RUN = "docs/local-run.md"     # the summary's keys, cleanup, tamper check, walls
 CHEATING = "docs/cheating.md"       # the cheat flag's derivation, the planner's tables
-REFERENCE = (DATA, SCORING, COMPARISON, LOCAL_RUN, CHEATING)
-DOCUMENTS = ("README.md", MANUAL, "docs/README.md") + REFERENCE
+REFERENCE_DOCS = (DATA, SCORING, COMPARISON, LOCAL_RUN, CHEATING)
+DOCUMENTS = ("README.md", MANUAL, "docs/README.md") + REFERENCE_DOCS
 
 
 def documents(doc):
