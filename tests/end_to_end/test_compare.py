@@ -12,9 +12,14 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/: support
 import support  # noqa: E402
-from arh_grader.compare import betting  # noqa: E402
+from arh_grader.compare import betting, cost  # noqa: E402
 from arh_grader.compare import state as compare_state  # noqa: E402
-from group_testing import instances  # noqa: E402
+from group_testing import comparison, instances  # noqa: E402
+
+def problem_cap(index):
+    """The cap of instance `index` of SEED (a tester past its deadline scores it)."""
+    return comparison.baseline_and_cap(SEED, index)[1]
+
 
 CALIBRATION = os.path.join(support.GRADER, "group_testing", "calibration.py")
 SEED = "compare-test"
@@ -95,6 +100,45 @@ class CommandTest(Commands, unittest.TestCase):
                 self.assertTrue(diff < -0.05 if decision == "accept" else diff >= 0, diff)
                 support.show("\n%s: %s after %s comparisons (W/L/D %s), score difference %s"
                              % (name, decision, total, counts, out["score_difference"]))
+
+    def test_a_near_zero_reject_says_what_deciding_it_would_cost(self):
+        """The nudge (a gain of about 0.01) cut short at 30 comparisons with
+        --delta 0.01: a reject by the maximum whose mean difference is within
+        2 x delta of 0, so the `cost_to_decide` lines follow the summary, the
+        very lines of cost.lines on the run's differences; identical testers
+        (mean 0) get the one line that says no delta helps; an accept and a
+        far reject get none."""
+        nudge = support.write(self, "nudge.py", NUDGE)
+        status, out, err, state = self.compare("--seed", SEED, "--delta", "0.01",
+                                               "--max-comparisons", "30", challenger=nudge)
+        self.assertEqual(status, 0, err)
+        self.assertEqual((out["decision"], out["reason"]), ("reject", "max_comparisons"))
+        saved = compare_state.load_json(state)
+        values = [compare_state.difference(entry, problem_cap(k)) for k, entry
+                  in enumerate(saved["comparisons"])]
+        record = betting.run(betting.Settings(delta=0.01, max_comparisons=30), values)
+        expected = cost.lines(record, values)
+        self.assertEqual(len(expected), 4)
+        self.assertEqual([out[line.split(": ", 1)[0]] for line in expected],
+                         [line.split(": ", 1)[1] for line in expected])
+        self.assertTrue(out["cost_to_decide.option"].startswith("--delta 0.01 "
+                                                               "--max-comparisons "), out)
+        _, again, _, _ = self.compare("--delta", "0.01", "--max-comparisons", "30",
+                                      state=state, challenger=nudge)    # decided already
+        self.assertEqual(again, out)
+        status, same, err, _ = self.compare("--seed", SEED, "--delta", "0.1",
+                                            "--max-comparisons", "20",
+                                            challenger=support.SPLITTING)
+        self.assertEqual(status, 0, err)
+        self.assertTrue(same["cost_to_decide"].startswith("none: the mean difference +0.0000 "),
+                        same)
+        for name, challenger, incumbent in (("accept", CALIBRATION, support.SPLITTING),
+                                            ("far reject", support.SPLITTING, CALIBRATION)):
+            with self.subTest(case=name):
+                status, out, err, _ = self.compare("--seed", SEED, challenger=challenger,
+                                                   incumbent=incumbent)
+                self.assertEqual(status, 0, err)
+                self.assertEqual([key for key in out if key.startswith("cost_to_decide")], [])
 
     def test_the_real_testers(self):
         cases = [  # challenger, incumbent, decision, reason, W/L/D, most comparisons

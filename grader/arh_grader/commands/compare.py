@@ -16,11 +16,14 @@ where it stopped, after a few of its comparisons are played again. With
 --log the decision appends a row to a results file (compare/log.py).
 
 One progress line a comparison goes to stderr; the decision goes to stdout
-as `key: value` lines. Exit status: 0 once decided (whatever the decision),
-1 when a tester fails (an exception, a wrong answer, the cap, or a failed
-run given as --sample-result: then nothing is compared), 2 for bad
-usage or a state file that cannot be used, 130 after Ctrl-C and 143 after
-SIGTERM (both keep the state file, and say whether one exists).
+as `key: value` lines, the last of them, after a near-zero reject of the
+mean test, the `cost_to_decide` lines of compare/cost.py: what deciding
+it at a smaller --delta would cost, and the options to run that with.
+Exit status: 0 once decided (whatever the decision), 1 when a tester
+fails (an exception, a wrong answer, the cap, or a failed run given as
+--sample-result: then nothing is compared), 2 for bad usage or a state
+file that cannot be used, 130 after Ctrl-C and 143 after SIGTERM (both
+keep the state file, and say whether one exists).
 """
 
 import argparse
@@ -31,6 +34,8 @@ import secrets
 import sys
 
 from .. import engine, integrity, stopping
+from ..compare import betting
+from ..compare import cost as compare_cost
 from ..compare import log as compare_log
 from ..compare import settings as test_settings
 from ..compare import sprt
@@ -260,9 +265,13 @@ def take_up(problem, rules, args, data, settings, record, testers, contenders, *
         print("comparisons: %d" % record.comparisons)
         log(failed=True)
         return 1
+    verdict = rules.verdict(record, comparisons)
     lines = compare_log.summary_lines(
-        record, comparisons, state=args.state, mmi=mmi,
-        verdict=rules.verdict(record, comparisons), scores=rules.scores(comparisons),
+        record, comparisons, state=args.state, mmi=mmi, verdict=verdict,
+        scores=rules.scores(comparisons),
         outcomes=[rules.outcome(entry) for entry in comparisons])
-    print("\n".join(lines + rules.lines(comparisons, args)))
+    cost = compare_cost.lines(record, [rules.difference(k, entry) for k, entry
+                                       in enumerate(comparisons)], verdict=verdict) \
+        if isinstance(record, betting.MeanRecord) else []
+    print("\n".join(lines + rules.lines(comparisons, args) + cost))
     return 0

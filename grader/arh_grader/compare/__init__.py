@@ -13,6 +13,8 @@ Modules, one job each:
 - binomial: the exact binomial test and the fixed sample it needs;
 - sprt_exact: the sign test's operating characteristics, exact and
   simulated (the caller gives the simulation's seed);
+- cost: after a near-zero reject of the mean test, what a smaller delta
+  would cost (the summary's `cost_to_decide` lines);
 - intervals: the normal interval on a mean score difference;
 - settings: which test a run decides by and its settings, as data and as
   command-line options;
