@@ -33,7 +33,8 @@ class SequentialTestsTest(unittest.TestCase):
              "at most beta = %g" % (s.delta, s.beta))
         said(self, "After %d comparisons (`--max-comparisons`) it stops" % s.max_comparisons)
         said(self, "delta is %g so that a gain of %g" % (s.delta, s.delta))
-        said(self, "every real gain down to its `--delta` (%g)" % s.delta, (MANUAL, COMPARISON))
+        said(self, "A gain below `--delta` (%g) is kept only sometimes." % s.delta, MANUAL)
+        said(self, "the default `--delta %g` keeps" % s.delta, COMPARISON)
         said(self, "with probability at least %g." % betting.CONFIDENCE)
         said(self, "clipped to [-%g, %g]" % (betting.CLIP, betting.CLIP))
 

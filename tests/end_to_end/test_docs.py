@@ -96,6 +96,26 @@ class HalvingFigureTest(unittest.TestCase):
             fit.scores(halving.find, items)))
 
 
+class ManualShapeTest(unittest.TestCase):
+    """Each problem's agents' manual is read in one go: at most MANUAL_LINES
+    lines, its loop starting within its first third."""
+
+    MANUAL_LINES = 300
+
+    def test_each_manual_is_short_with_its_loop_early(self):
+        for path, loop in (("PROGRAM.md", "## The experiment loop"),
+                           ("examples/twenty-questions/PROGRAM.md", "## The loop"),
+                           ("examples/algotune-graph-isomorphism/PROGRAM.md",
+                            "## Comparing two solvers")):
+            with self.subTest(manual=path):
+                lines = support.read(path).splitlines()
+                self.assertLessEqual(len(lines), self.MANUAL_LINES)
+                self.assertIn(loop, lines)
+                self.assertLessEqual(lines.index(loop) + 1, len(lines) / 3,
+                                     "%s's loop starts at line %d of %d"
+                                     % (path, lines.index(loop) + 1, len(lines)))
+
+
 class ReadmeTest(unittest.TestCase):
     def test_opens_with_its_commands(self):
         with open(os.path.join(support.ROOT, "README.md"), encoding="utf-8") as f:
