@@ -66,7 +66,8 @@ JOBS = 4                  # processes at a time: the CI machine's 2 cores, and t
                           # test_cheat wait for most of their time), so that both cores stay busy
 MODULE_TIMEOUT = 1800     # seconds a module may take before it is stopped: a hang, never load
 SECONDS = {               # what each module took in a full run, three at a time: the order
-    "test_fit": 31, "test_conformance": 27, "test_betting": 24, "test_doc_commands": 24,
+    "test_fit": 31, "test_conformance": 27, "test_cost": 20, "test_manual_loop": 10,
+    "test_tq_loop": 9, "test_steps": 6, "test_raster": 4, "test_betting": 24, "test_doc_commands": 24,
     "test_faults": 24, "test_compare": 23, "test_cheat": 20, "test_tq_http": 19,
     "test_hostile_client": 16, "test_chain": 14, "test_contract": 12, "test_cheat_flag": 8,
     "test_docs": 8, "test_hostile_oracle": 8, "test_hostile_tester": 8, "test_cleanup": 7,
