@@ -42,13 +42,12 @@ class BenchTest(unittest.TestCase):
         self.assertEqual(lines["run_counts_match"], "true")
         self.assertEqual(lines["run_instances"], "3")
         self.assertEqual(lines["harness_tests_made"], lines["harness_tests_counted"])
-        # PROGRAM.md, docs/local-run.md: "about 0.1 ms", "a few tens of MiB": loose bounds, on busy cores
+        # PROGRAM.md, docs/local-run.md: "of the order of 100 µs", "a few tens of MiB": loose bounds, on busy cores
         self.assertLess(float(lines["harness_rtt_median_us"]), 25000.0)
         self.assertLess(float(lines["harness_over_floor_us"]), 25000.0)
         self.assertLess(float(lines["worker_peak_mib"]), 100.0)
-        for words, doc in (("takes about 0.1 ms here: `python3 grader/bench.py` measured a "
-                            "median `harness_rtt_median_us` of the order of 100 µs",
-                            support.MANUAL),
+        for words, doc in (("grader/bench.py` measured a test's round trip, a median "
+                            "`harness_rtt_median_us` of the order of 100 µs", support.MANUAL),
                            ("whole worker peaks at a few tens of MiB (`grader/bench.py`'s "
                             "`worker_peak_mib`)", support.LOCAL_RUN)):
             support.said(self, words, doc)

@@ -46,8 +46,8 @@ class ConstantsTest(unittest.TestCase):
         said(self, "| tests on one instance | `2n + 64` (valid and invalid ones alike) "
              "| `oracle_cap` |")
         said(self, "Priors keep %d significant digits." % instances.PRIOR_DIGITS)
-        said(self, "the public sample `sample/items.jsonl` is its first %d instances of the "
-             "seed `%s`" % (instances.SAMPLE_COUNT, instances.SAMPLE_SEED))
+        said(self, "The sample `sample/items.jsonl` is the first %d instances of the seed "
+             "`%s`" % (instances.SAMPLE_COUNT, instances.SAMPLE_SEED))
         with open(support.SAMPLE, encoding="utf-8") as f:
             sample = [json.loads(line) for line in f]
         self.assertEqual(len(sample), instances.SAMPLE_COUNT)
