@@ -149,10 +149,12 @@ class VerdictTest(unittest.TestCase):
 
     def test_a_trickled_health_reply_fails_the_start(self):
         status, stdout, _, result, elapsed = run_local(
-            self, TRICKLE_HEALTH, "--limit", "1", "--start-timeout", "1")
+            self, TRICKLE_HEALTH, "--limit", "1", "--start-timeout", "10")
         self.assertEqual((status, result["kind"]), (1, "no_answer"))
-        self.assertIn("was not healthy within 1 s", result["message"])
-        self.assertLess(elapsed, 1 + GRACE + 3)
+        # 10 s: a loaded machine's interpreter can take over a second to start
+        # listening; the trickle (25 s) outlasts the deadline whatever the start took
+        self.assertIn("was not healthy within 10 s", result["message"])
+        self.assertLess(elapsed, 10 + GRACE + 3)
 
     def test_text_no_console_can_print_is_printed_escaped_and_cut(self):
         status, stdout, stderr, result, _ = run_local(
