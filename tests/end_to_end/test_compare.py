@@ -217,7 +217,7 @@ def find(n, priors, test):
         spin()
     return honest(n, priors, test)
 """ % spin)
-        status, out, err, state = self.compare("--seed", SEED, "--instance-timeout", "2",
+        status, out, err, state = self.compare("--seed", SEED, "--instance-timeout", "4",
                                                "--test", "sign", challenger=looping)
         self.assertEqual(status, 0, err)
         self.assertIn("comparison: 2 instance: 1 challenger: timeout incumbent: ", err)
@@ -229,7 +229,7 @@ def find(n, priors, test):
                          ("accept", "upper_bound", "19/2/0"))
         self.assertEqual(compare_state.load_json(state)["comparisons"][1][0], None)
         # taken up again, the entry past the deadline is not run again
-        status, again, err, _ = self.compare("--instance-timeout", "2", "--test", "sign",
+        status, again, err, _ = self.compare("--instance-timeout", "4", "--test", "sign",
                                              state=state, challenger=looping)
         self.assertEqual((status, again), (0, out), err)
         self.assertNotIn("comparisons 2,", err)

@@ -145,7 +145,7 @@ class CommandTest(unittest.TestCase):
         looping = support.write(self, "looping.py", "def find(n, priors, test):\n"
                                 "    while n in %r:\n        pass\n    return []\n" % (spin,))
         status, out, err, _ = self.compare(looping, support.SPLITTING, "--seed", SEED,
-                                           "--instance-timeout", "1")
+                                           "--instance-timeout", "3")
         self.assertEqual(status, 0, err)
         self.assertEqual((out["decision"], out["reason"], out["comparisons"]),
                          ("reject", "timeouts: the challenger passed its deadline on 3 "

@@ -141,7 +141,7 @@ class ToolsTest(unittest.TestCase):
     def test_a_tester_past_its_deadline_three_times_in_a_row_is_rejected(self):
         status, out = self.command("compare.py", "--challenger", tq_support.tester("hangs"),
                                    "--incumbent", tq_support.tester("gives_up"),
-                                   "--instance-timeout", "0.2", "--test", "sign")
+                                   "--instance-timeout", "1", "--test", "sign")
         lines = dict(line.split(": ", 1) for line in out.splitlines())
         self.assertEqual((status, lines["decision"], lines["reason"], lines["comparisons"],
                           lines["W/L/D"], lines["score_difference"], lines["timeouts"]),
