@@ -82,7 +82,8 @@ def find(n, priors, test):
 
 SPIN = r'''
 import os, sys
-sys.stdout.write("tester-pid: %d\n" % os.getpid())     # reaches local.py's stderr
+# its pid outside its PID namespace (inside it is pid 1): /proc is this machine's
+sys.stdout.write("tester-pid: %s\n" % os.readlink("/proc/self"))   # reaches local.py's stderr
 sys.stdout.flush()
 
 def find(n, priors, test):
