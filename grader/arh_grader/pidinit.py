@@ -10,25 +10,24 @@ runs a tester's code and holds nothing: its pid is not one the tester can
 name, as the judge's is not.
 
 It keeps the worker from outliving the judge, as harness/arh_worker.py's
-parent watch did (pid 1 has no parent to watch: getppid() is 0). The
-worker gets SIGKILL when this process dies (PR_SET_PDEATHSIG, set in the
-fork: a signal from outside the namespace, which even pid 1 cannot
-ignore), and this process, told by the kernel with SIGCONT when the judge
-dies (sandbox.Walls.enter's PR_SET_PDEATHSIG, which survives the exec),
-kills the worker and exits. SIGCONT wakes a frozen process, and thaw()
-sends it each run: the handler only looks whether the parent is still
-the judge. The judge's freeze (SIGSTOP to the tree), thaw and kill (its
-process group, this and the worker) reach both as before.
+parent watch did (pid 1 has no parent to watch: getppid() is 0): told by
+the kernel with SIGCONT when the judge dies (sandbox.Walls.enter's
+PR_SET_PDEATHSIG, which survives the exec), it kills the worker (SIGKILL
+from outside the namespace, which even pid 1 cannot ignore) and exits.
+SIGCONT wakes a frozen process, and thaw() sends it each run: the handler
+only looks whether the parent is still the judge. The judge's freeze
+(SIGSTOP to the tree), thaw and kill (its process group: this and the
+worker) reach both as before. Should this process die alone, the worker
+is handed to the judge, its subreaper, and reaped with its session.
 
-Standard library only, run by path: it imports nothing of the grader.
+Standard library only (os, signal, sys: ctypes alone would double its
+start), run by path: it imports nothing of the grader.
 """
 
-import ctypes
 import os
 import signal
 import sys
 
-PR_SET_PDEATHSIG = 1
 FAILED = 127            # the exit status when COMMAND cannot be exec'd
 
 
@@ -48,9 +47,6 @@ def main(argv):
     child = os.fork()
     if child == 0:
         try:
-            # (its parent's death cannot be seen from inside: getppid() is 0;
-            # this and the worker share a process group, which the judge kills)
-            ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
             signal.signal(signal.SIGCONT, signal.SIG_DFL)
             os.execvp(command[0], command)
         except BaseException as e:
