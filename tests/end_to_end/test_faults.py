@@ -63,18 +63,20 @@ def find(n, priors, test):
 """, [], "no_answer", "dropped the connection"),
     "hangs_with_a_child": (PIDS + """
 import subprocess, sys, time
+child = subprocess.Popen(""" + CHILD.replace("IGNORE", "") + """, stdout=subprocess.PIPE)
+_sys.stdout.write(child.stdout.readline().decode())     # started before the clock runs
 def find(n, priors, test):
     record_pid()
-    child = subprocess.Popen(""" + CHILD.replace("IGNORE", "") + """)
     test([0])
     time.sleep(3600)
 """, ["--instance-timeout", str(INSTANCE_TIMEOUT)], "timeout", "no answer within 1.0 s"),
     "child_ignores_sigterm": (PIDS + """
 import subprocess, sys, time
+child = subprocess.Popen(""" + CHILD.replace(
+    "IGNORE", "signal.signal(signal.SIGTERM, signal.SIG_IGN); ") + """, stdout=subprocess.PIPE)
+_sys.stdout.write(child.stdout.readline().decode())
 def find(n, priors, test):
     record_pid()
-    child = subprocess.Popen(""" + CHILD.replace(
-        "IGNORE", "signal.signal(signal.SIGTERM, signal.SIG_IGN); ") + """)
     time.sleep(3600)
 """, ["--instance-timeout", str(INSTANCE_TIMEOUT)], "timeout", "no answer within 1.0 s"),
     "import_hangs": (PIDS + """
