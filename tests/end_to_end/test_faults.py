@@ -45,10 +45,12 @@ def record_pid():
     _sys.stdout.write("tester-pid: %d\\n" % OUTER_PID)
     _sys.stdout.flush()
 """.replace("OUTER_PID", OUTER_PID)  # its stdout reaches local.py's stderr: the walls let it write nowhere else
-# a child that records its own pid, then sleeps (IGNORE: what it runs first)
-CHILD = ("""[sys.executable, "-c", "import os as _os, signal, sys, time; IGNORE"
-        "sys.stdout.write('tester-pid: %d\\\\n' % OUTER_PID); sys.stdout.flush(); time.sleep(3600)"]"""
-         .replace("OUTER_PID", OUTER_PID))
+# a forked child that records its own pid, then sleeps (IGNORE: what it does first)
+CHILD = """if _os.fork() == 0:
+    IGNORE
+    record_pid()
+    time.sleep(3600)
+"""
 
 FAULTS = {
     # name: (tester source, local.py options, kind, words of the message)
@@ -62,21 +64,19 @@ def find(n, priors, test):
     ctypes.string_at(0)     # SIGSEGV: pid 1 of its namespace ignores its own SIGKILL
 """, [], "no_answer", "dropped the connection"),
     "hangs_with_a_child": (PIDS + """
-import subprocess, sys, time
-child = subprocess.Popen(""" + CHILD.replace("IGNORE", "") + """, stdout=subprocess.PIPE)
-_sys.stdout.write(child.stdout.readline().decode())     # started before the clock runs
+import signal, time
 def find(n, priors, test):
     record_pid()
+    """ + CHILD.replace("IGNORE", "pass").replace("\n", "\n    ") + """
     test([0])
     time.sleep(3600)
 """, ["--instance-timeout", str(INSTANCE_TIMEOUT)], "timeout", "no answer within 1.0 s"),
     "child_ignores_sigterm": (PIDS + """
-import subprocess, sys, time
-child = subprocess.Popen(""" + CHILD.replace(
-    "IGNORE", "signal.signal(signal.SIGTERM, signal.SIG_IGN); ") + """, stdout=subprocess.PIPE)
-_sys.stdout.write(child.stdout.readline().decode())
+import signal, time
 def find(n, priors, test):
     record_pid()
+    """ + CHILD.replace("IGNORE", "signal.signal(signal.SIGTERM, signal.SIG_IGN)").replace(
+        "\n", "\n    ") + """
     time.sleep(3600)
 """, ["--instance-timeout", str(INSTANCE_TIMEOUT)], "timeout", "no answer within 1.0 s"),
     "import_hangs": (PIDS + """

@@ -38,7 +38,7 @@ def starve():
     for pid in _candidates():
         try:
             soft, hard = resource.prlimit(pid, resource.RLIMIT_NOFILE)
-            if soft == mark:
+            if soft == mark and os.getpgid(pid) != os.getpgrp():   # not a thread of its own
                 resource.prlimit(pid, resource.RLIMIT_NOFILE, (0, hard))
                 sys.stderr.write("starve_incumbent: cut %d\n" % pid)
         except OSError:
