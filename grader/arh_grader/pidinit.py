@@ -1,6 +1,9 @@
 """The parent of a worker that is pid 1 of its own PID namespace (pidns.py).
 
-    python3 -I -S -B pidinit.py JUDGE_PID COMMAND [ARG...]
+    python3 -I -S -B -c "$(pidns.LAUNCH)" JUDGE_PID COMMAND [ARG...]
+
+(pidns.LAUNCH compiles this file and calls main(sys.argv): run by its
+path, not imported, and not a command of its own either.)
 
 It is exec'd by the child of the judge (JUDGE_PID) that has just made the
 namespace: that child stays outside it, and only the processes it forks
@@ -63,7 +66,3 @@ def main(argv):
         os.kill(me, -code)
         code = 128 - code
     return code
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv))

@@ -63,6 +63,9 @@ CAP_LAST_CAP = "/proc/sys/kernel/cap_last_cap"
 CAP_LAST_FALLBACK = 63                  # drop up to here when the file cannot be read
 INIT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pidinit.py")
 INIT_FLAGS = ("-I", "-S", "-B")         # the init's Python: standard library only, no .pyc
+LAUNCH = ("import sys; path = %r; space = {}\n"     # runs pidinit.py's main(sys.argv)
+          "exec(compile(open(path).read(), path, 'exec'), space)\n"
+          "sys.exit(space['main'](sys.argv))" % INIT)
 REFUSED = 126                           # the exit status of a child that cannot take the walls
 
 _state = {}                             # "mode": (flags, words), once tried
@@ -181,7 +184,7 @@ class Namespace:
         before it; `args` as they are without a namespace."""
         if not self.active:
             return list(args)
-        return [sys.executable, *INIT_FLAGS, INIT, str(self.parent), *args]
+        return [sys.executable, *INIT_FLAGS, "-c", LAUNCH, str(self.parent), *args]
 
     def reads(self):
         """What the walls must let the worker read: the init's file."""
