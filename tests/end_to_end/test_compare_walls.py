@@ -33,7 +33,7 @@ from group_testing import instances
 
 READER = os.path.join(support.TESTERS, "reader.py")
 SABOTEUR = os.path.join(support.TESTERS, "saboteur.py")
-STARVE = os.path.join(support.TESTERS, "hostile", "starve_incumbent.py")
+STARVE = os.path.join(support.TESTERS, "starve_incumbent.py")
 CALIBRATION = os.path.join(support.GRADER, "group_testing", "calibration.py")
 # identical testers end at the draw ceiling; these settings get there in 10
 QUICK = ("--test", "sign", "--draw-ceiling", "0.5", "--draw-alpha", "0.05", "--min-sample", "10")
@@ -80,7 +80,7 @@ class WallsTest(unittest.TestCase):
 
 class StarveTest(unittest.TestCase):
     """A challenger that cuts the open files of every process it can name
-    (tests/testers/hostile/starve_incumbent.py) while the incumbent is
+    (tests/testers/starve_incumbent.py) while the incumbent is
     frozen: behind the PID namespaces it names none, the better incumbent
     (calibration.py) never times out, and binary splitting is not accepted.
     The comparison runs with RLIMIT_NOFILE's soft limit at MARK, which its

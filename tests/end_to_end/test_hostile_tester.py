@@ -217,7 +217,7 @@ class RunDeadlineTest(unittest.TestCase):
 
 
 class JudgeProbeTest(unittest.TestCase):
-    """tests/testers/hostile/judge_probe.py, run by grader/local.py started
+    """tests/testers/judge_probe.py, run by grader/local.py started
     through `sh -c 'exec ...'`, so that the pid the shell gives it
     (GT_JUDGE_PIDS) is the judge's: every call on the judge and on the
     scanned pids is refused, and the judge writes its result."""
@@ -227,7 +227,7 @@ class JudgeProbeTest(unittest.TestCase):
         out = os.path.join(folder, "out")
         done = subprocess.run(
             ["sh", "-c", 'GT_JUDGE_PIDS=$$ exec "$@"', "sh", sys.executable, "grader/local.py",
-             "--tester", os.path.join(support.TESTERS, "hostile", "judge_probe.py"),
+             "--tester", os.path.join(support.TESTERS, "judge_probe.py"),
              "--limit", "3", "--out", out], cwd=support.ROOT, capture_output=True,
             text=True, timeout=300, stdin=subprocess.DEVNULL)
         self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
