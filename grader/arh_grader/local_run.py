@@ -67,24 +67,31 @@ def start_worker(*, oracle_url, tester, timeout, worker, cwd, quiet=False, reada
     reads Python, its own folder, its tester (sandbox.tester_reads, kept
     off every `private` path) and what `readable` names (a problem's data);
     it writes only in `cwd`; it connects only to the oracle's port; it can
-    neither signal nor trace a process outside its own tree.
+    neither signal nor trace a process outside its own tree; and it is
+    pid 1 of a PID namespace of its own, with no capability (pidns.py),
+    so that no pid outside it, the judge's first, is one it can name.
     """
-    env = dict(os.environ, AR_ORACLE_URL=oracle_url, AR_WORKER_HOST="127.0.0.1",
-               AR_WORKER_PORT="0", AR_TESTER=os.path.abspath(tester),
-               AR_PARENT_PID=str(os.getpid()), TMPDIR=cwd, HOME=cwd)
     walls = sandbox.Walls(
         readable=[os.path.dirname(os.path.abspath(worker)), *readable,
                   *sandbox.tester_reads(tester, private=private)],
-        writable=[cwd], connect=[workers.address(oracle_url)[1]])
+        writable=[cwd], connect=[workers.address(oracle_url)[1]], namespace=True)
+    env = dict(os.environ, AR_ORACLE_URL=oracle_url, AR_WORKER_HOST="127.0.0.1",
+               AR_WORKER_PORT="0", AR_TESTER=os.path.abspath(tester), TMPDIR=cwd, HOME=cwd)
+    if not walls.namespaced:        # else pidinit.py watches this process for the worker
+        env["AR_PARENT_PID"] = str(os.getpid())
+
+    def enter():                    # in the child: pinned before it forks the worker
+        pin(0, 0)
+        walls.enter()
+
     try:
-        proc = reaper.spawn([sys.executable, *WORKER_FLAGS, worker], env=env,
+        proc = reaper.spawn(walls.command([sys.executable, *WORKER_FLAGS, worker]), env=env,
                             stdin=subprocess.DEVNULL,
                             stdout=subprocess.DEVNULL if quiet else subprocess.PIPE,
                             stderr=subprocess.PIPE, cwd=cwd, start_new_session=True,
-                            preexec_fn=walls.enter, pass_fds=walls.fds)
+                            preexec_fn=enter, pass_fds=walls.fds)
     finally:
         walls.close()
-    pin(proc.pid, 0)
     lines = queue.Queue()
 
     def forward():

@@ -32,6 +32,8 @@ import sys
 import sysconfig
 import tempfile
 
+from . import pidns
+
 SYS_CREATE_RULESET, SYS_ADD_RULE, SYS_RESTRICT_SELF = 444, 445, 446   # x86-64 and arm64
 CREATE_RULESET_VERSION = 1 << 0
 RULE_PATH_BENEATH, RULE_NET_PORT = 1, 2
@@ -114,12 +116,16 @@ class Walls:
     """A Landlock ruleset for one worker: `readable` paths (files or folders,
     with what they hold), `writable` folders (anything inside them), and
     the TCP ports it may `connect` to; `bind` says whether it may listen on
-    a port the kernel picks (a worker started on port 0 must)."""
+    a port the kernel picks (a worker started on port 0 must). With
+    `namespace`, the worker is pid 1 of a PID namespace of its own and has
+    no capability (pidns.py): run `command(args)`, not `args`."""
 
-    def __init__(self, *, readable=(), writable=(), connect=(), bind=True):
+    def __init__(self, *, readable=(), writable=(), connect=(), bind=True, namespace=False):
         self.version = abi()
         self.fd = None
         self._libc = _libc()
+        self.namespace = pidns.Namespace() if namespace else None
+        readable = [*readable, *self.namespace.reads()] if namespace else readable
         if self.version < 1:
             return
         fs = _fs_rights(self.version)
@@ -191,12 +197,29 @@ class Walls:
         does nothing to a process that runs."""
         if self._libc is not None:
             self._libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGCONT), 0, 0, 0)
+        self._enter_namespace()
         if self.fd is None:
             return
         if self._libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 or \
                 self._libc.syscall(SYS_RESTRICT_SELF, self.fd, ctypes.c_uint32(0)) != 0:
             os._exit(126)       # never run the tester without the walls it was promised
         os.close(self.fd)
+
+    def _enter_namespace(self):
+        """With `namespace`: unshare and drop every capability (pidns.py),
+        before the Landlock walls (the namespace needs a capability)."""
+        if self.namespace is not None:
+            self.namespace.enter()
+
+    def command(self, args):
+        """The command line that runs `args` inside these walls: with
+        `namespace`, behind pidns.py's init, which makes `args` pid 1."""
+        return list(args) if self.namespace is None else self.namespace.command(args)
+
+    @property
+    def namespaced(self):
+        """Whether the worker gets a PID namespace of its own."""
+        return self.namespace is not None and self.namespace.active
 
     def close(self):
         """Close the ruleset in this process (the child holds its own)."""
@@ -205,12 +228,15 @@ class Walls:
             self.fd = None
 
     def describe(self):
-        """What is walled, in words: "landlock abi 7: files, tcp, signals"."""
+        """What is walled, in words: "landlock abi 7: files, tcp, signals",
+        then with `namespace` "; pid namespace, no capabilities" or the
+        namespace that is missing and why."""
+        extra = "" if self.namespace is None else "; " + self.namespace.describe()
         if self.version < 1:
-            return "none (this kernel has no Landlock)"
+            return "none (this kernel has no Landlock)" + extra
         parts = ["files"]
         if self.version >= 4:
             parts.append("tcp ports")
         if self.version >= 6:
             parts.append("signals and abstract sockets")
-        return "landlock abi %d: %s" % (self.version, ", ".join(parts))
+        return "landlock abi %d: %s%s" % (self.version, ", ".join(parts), extra)

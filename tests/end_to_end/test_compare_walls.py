@@ -15,7 +15,10 @@ ends the run before it can count."""
 import contextlib
 import io
 import os
+import resource
 import shutil
+import subprocess
+import sys
 import time
 import unittest
 from unittest import mock
@@ -30,6 +33,7 @@ from group_testing import instances
 
 READER = os.path.join(support.TESTERS, "reader.py")
 SABOTEUR = os.path.join(support.TESTERS, "saboteur.py")
+STARVE = os.path.join(support.TESTERS, "starve_incumbent.py")
 CALIBRATION = os.path.join(support.GRADER, "group_testing", "calibration.py")
 # identical testers end at the draw ceiling; these settings get there in 10
 QUICK = ("--test", "sign", "--draw-ceiling", "0.5", "--draw-alpha", "0.05", "--min-sample", "10")
@@ -72,6 +76,36 @@ class WallsTest(unittest.TestCase):
             self.assertEqual(f.read(), before)
         self.assertEqual([row[5] for row in self.log_rows()], ["discard"])   # no forged row
         self.assertNotIn("warning", out)
+
+
+class StarveTest(unittest.TestCase):
+    """A challenger that cuts the open files of every process it can name
+    (tests/testers/starve_incumbent.py) while the incumbent is
+    frozen: behind the PID namespaces it names none, the better incumbent
+    (calibration.py) never times out, and binary splitting is not accepted.
+    The comparison runs with RLIMIT_NOFILE's soft limit at MARK, which its
+    workers inherit: the attack touches no process of the machine but
+    those that carry it."""
+
+    MARK = 1017
+
+    def test_the_incumbent_keeps_its_files(self):
+        folder = support.tmpdir(self)
+        hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+        done = subprocess.run(
+            ["sh", "-c", 'GT_JUDGE_PIDS=$$ exec "$@"', "sh", sys.executable,
+             "grader/compare.py", "--challenger", STARVE, "--incumbent", CALIBRATION,
+             "--state", os.path.join(folder, "state.json"), "--seed", "starve", *QUICK],
+            cwd=support.ROOT, capture_output=True, text=True, timeout=600,
+            stdin=subprocess.DEVNULL, env=dict(os.environ, GT_MARK_NOFILE=str(self.MARK)),
+            preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (self.MARK, hard)))
+        self.assertEqual(done.returncode, 0, done.stderr)
+        out = support.lines_of(done.stdout)
+        self.assertNotIn("starve_incumbent: cut", done.stderr)
+        self.assertEqual(out["timeouts"], "challenger 0, incumbent 0")
+        self.assertEqual(out["decision"], "reject")
+        wins, losses, _ = map(int, out["W/L/D"].split("/"))
+        self.assertLess(wins, losses, out["W/L/D"])
 
 
 class WithoutWallsTest(unittest.TestCase):

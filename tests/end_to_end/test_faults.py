@@ -39,11 +39,21 @@ SLACK = 8.0                # seconds a run may take beyond its deadline (start, 
 GONE_WAIT = 5.0            # seconds to wait for a killed process to disappear
 SETTINGS = support.settings(2.0)
 
+# A process's pid as this test sees it: inside its PID namespace the worker
+# is pid 1, but /proc is this machine's, and its "self" link names the pid
+# outside (a readlink, which the walls allow where they forbid reading /proc).
+OUTER_PID = "int(_os.readlink('/proc/self'))"
 PIDS = """import os as _os, sys as _sys
-def record_pid(pid=None):
-    _sys.stdout.write("tester-pid: %d\\n" % (pid or _os.getpid()))
+def record_pid():
+    _sys.stdout.write("tester-pid: %d\\n" % OUTER_PID)
     _sys.stdout.flush()
-"""     # its stdout reaches local.py's stderr: the walls let it write nowhere else
+""".replace("OUTER_PID", OUTER_PID)  # its stdout reaches local.py's stderr: the walls let it write nowhere else
+# a forked child that records its own pid, then sleeps (IGNORE: what it does first)
+CHILD = """if _os.fork() == 0:
+    IGNORE
+    record_pid()
+    time.sleep(3600)
+"""
 
 FAULTS = {
     # name: (tester source, local.py options, kind, words of the message)
@@ -53,24 +63,23 @@ def find(n, priors, test):
     record_pid()
     for i in range(3):
         test([i])
-    _os.kill(_os.getpid(), signal.SIGKILL)
+    import ctypes
+    ctypes.string_at(0)     # SIGSEGV: pid 1 of its namespace ignores its own SIGKILL
 """, [], "no_answer", "dropped the connection"),
     "hangs_with_a_child": (PIDS + """
-import subprocess, sys, time
+import signal, time
 def find(n, priors, test):
     record_pid()
-    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"])
-    record_pid(child.pid)
+    """ + CHILD.replace("IGNORE", "pass").replace("\n", "\n    ") + """
     test([0])
     time.sleep(3600)
 """, ["--instance-timeout", str(INSTANCE_TIMEOUT)], "timeout", "no answer within 1.0 s"),
     "child_ignores_sigterm": (PIDS + """
-import subprocess, sys, time
+import signal, time
 def find(n, priors, test):
     record_pid()
-    child = subprocess.Popen([sys.executable, "-c", "import signal, time; "
-                              "signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(3600)"])
-    record_pid(child.pid)
+    """ + CHILD.replace("IGNORE", "signal.signal(signal.SIGTERM, signal.SIG_IGN)").replace(
+        "\n", "\n    ") + """
     time.sleep(3600)
 """, ["--instance-timeout", str(INSTANCE_TIMEOUT)], "timeout", "no answer within 1.0 s"),
     "import_hangs": (PIDS + """

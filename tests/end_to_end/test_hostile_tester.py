@@ -82,7 +82,8 @@ def find(n, priors, test):
 
 SPIN = r'''
 import os, sys
-sys.stdout.write("tester-pid: %d\n" % os.getpid())     # reaches local.py's stderr
+# its pid outside its PID namespace (inside it is pid 1): /proc is this machine's
+sys.stdout.write("tester-pid: %s\n" % os.readlink("/proc/self"))   # reaches local.py's stderr
 sys.stdout.flush()
 
 def find(n, priors, test):
@@ -215,6 +216,41 @@ class RunDeadlineTest(unittest.TestCase):
         self.assertLess(time.monotonic() - started, 1 + GRACE)
         self.assertEqual((result["kind"], result["index"]), ("timeout", 0))
         self.assertEqual(result["message"], "the run's deadline of 1 s passed during this instance")
+
+
+class JudgeProbeTest(unittest.TestCase):
+    """tests/testers/judge_probe.py, run by grader/local.py started
+    through `sh -c 'exec ...'`, so that the pid the shell gives it
+    (GT_JUDGE_PIDS) is the judge's: every call on the judge and on the
+    scanned pids is refused, and the judge writes its result."""
+
+    def test_the_judge_cannot_be_named(self):
+        folder = support.tmpdir(self)
+        out = os.path.join(folder, "out")
+        done = subprocess.run(
+            ["sh", "-c", 'GT_JUDGE_PIDS=$$ exec "$@"', "sh", sys.executable, "grader/local.py",
+             "--tester", os.path.join(support.TESTERS, "judge_probe.py"),
+             "--limit", "3", "--out", out], cwd=support.ROOT, capture_output=True,
+            text=True, timeout=300, stdin=subprocess.DEVNULL)
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        with open(os.path.join(out, "result.json"), encoding="utf-8") as f:
+            self.assertEqual(json.load(f)["status"], "valid")
+        said = dict(line.split("judge_probe: ", 1)[1].rsplit(": ", 1)
+                    for line in done.stderr.splitlines() if "judge_probe: " in line
+                    and ": " in line.split("judge_probe: ", 1)[1])
+        self.assertEqual(said.pop("pid 1, parent 0", None), None)
+        calls = ("prlimit_fsize", "prlimit_cpu", "setpriority", "sched_setaffinity",
+                 "sched_setscheduler", "kill")
+        judges = [key for key in said if " on judge " in key]
+        self.assertEqual(len(judges), len(calls), said)
+        for key in judges:
+            self.assertEqual(said[key], "ESRCH", key)
+        for call in calls:
+            self.assertEqual(said["%s on getppid" % call], "no parent")
+        for call in ("kill", "prlimit", "getpriority", "sched_getaffinity",
+                     "sched_getscheduler"):
+            self.assertEqual(said["%s on the scan" % call], "all ESRCH")
+        self.assertIn("worker| judge_probe: pid 1, parent 0", done.stderr)
 
 
 class LeftoversTest(unittest.TestCase):

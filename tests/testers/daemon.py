@@ -40,7 +40,11 @@ def record():
         start = text[text.rindex(b")") + 2:].split()[19].decode()
     except OSError:
         start = "-"
-    line = "%d %s\n" % (os.getpid(), start)
+    try:                # the pid outside the worker's PID namespace: /proc is the machine's
+        pid = int(os.readlink("/proc/self"))
+    except (OSError, ValueError):
+        pid = os.getpid()
+    line = "%d %s\n" % (pid, start)
     try:
         os.write(1, ("daemon-pid: " + line).encode())
     except OSError:

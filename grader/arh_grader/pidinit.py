@@ -1,0 +1,68 @@
+"""The parent of a worker that is pid 1 of its own PID namespace (pidns.py).
+
+    python3 -I -S -B -c "$(pidns.LAUNCH)" JUDGE_PID COMMAND [ARG...]
+
+(pidns.LAUNCH compiles this file and calls main(sys.argv): run by its
+path, not imported, and not a command of its own either.)
+
+It is exec'd by the child of the judge (JUDGE_PID) that has just made the
+namespace: that child stays outside it, and only the processes it forks
+go in. So this forks once, and the fork execs COMMAND as pid 1; this waits
+for it and exits with its status (or dies of the same signal). It never
+runs a tester's code and holds nothing: its pid is not one the tester can
+name, as the judge's is not.
+
+It keeps the worker from outliving the judge, as harness/arh_worker.py's
+parent watch did (pid 1 has no parent to watch: getppid() is 0): told by
+the kernel with SIGCONT when the judge dies (sandbox.Walls.enter's
+PR_SET_PDEATHSIG, which survives the exec), it kills the worker (SIGKILL
+from outside the namespace, which even pid 1 cannot ignore) and exits.
+SIGCONT wakes a frozen process, and thaw() sends it each run: the handler
+only looks whether the parent is still the judge. The judge's freeze
+(SIGSTOP to the tree), thaw and kill (its process group: this and the
+worker) reach both as before. Should this process die alone, the worker
+is handed to the judge, its subreaper, and reaped with its session.
+
+Standard library only (os, signal, sys: ctypes alone would double its
+start), run by path: it imports nothing of the grader.
+"""
+
+import os
+import signal
+import sys
+
+FAILED = 127            # the exit status when COMMAND cannot be exec'd
+
+
+def main(argv):
+    judge, command = int(argv[1]), argv[2:]
+    state = {"child": 0}
+
+    def watch(signum, frame):
+        if os.getppid() != judge:
+            if state["child"]:
+                os.kill(state["child"], signal.SIGKILL)
+            os._exit(1)
+
+    signal.signal(signal.SIGCONT, watch)
+    watch(0, None)              # the judge may have died before the handler was set
+    me = os.getpid()
+    child = os.fork()
+    if child == 0:
+        try:
+            signal.signal(signal.SIGCONT, signal.SIG_DFL)
+            os.execvp(command[0], command)
+        except BaseException as e:
+            sys.stderr.write("pidinit: cannot run %r: %s\n" % (command, e))
+        os._exit(FAILED)
+    state["child"] = child
+    while True:
+        pid, status = os.waitpid(child, 0)
+        if pid == child:
+            break
+    code = os.waitstatus_to_exitcode(status)
+    if code < 0:                # died of a signal: die of the same one
+        signal.signal(-code, signal.SIG_DFL)
+        os.kill(me, -code)
+        code = 128 - code
+    return code
