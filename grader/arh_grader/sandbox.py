@@ -7,7 +7,7 @@ trace or read the memory of any process outside its own worker.
                           writable=[home], connect=[oracle_port])
     subprocess.Popen(command, preexec_fn=walls.enter, pass_fds=walls.fds)
     walls.close()                      # in this process, once the child runs
-    walls.describe()                   # "landlock abi 7: files, tcp, signals, ..."
+    walls.describe()                   # "landlock abi 7: files, ...; seccomp: tcp sockets only, ..."
 
 Without them a local tester could read the set's defectives or a
 comparison's seed off the disk, rewrite the grader or the other tester's
@@ -20,8 +20,12 @@ fork and its exec, sets no_new_privs and restricts itself to it (two calls,
 nothing else). What the kernel offers decides what is walled (Landlock's
 ABI: files from Linux 5.13, TCP ports from 6.7, signals and abstract Unix
 sockets from 6.12); `describe` says what is. On a kernel without Landlock,
-or off Linux, Walls does nothing and says "none". UDP and Unix sockets on
-paths are not Landlock's to wall; a tester has no use for them.
+or off Linux, Walls does nothing and says "none". UDP, Unix sockets on
+paths, raw, packet and netlink sockets are not Landlock's to wall: a
+seccomp filter (seccomp.py) refuses every socket but TCP, and the calls
+that would set another process's limits or scheduling; the child installs
+it after Landlock's walls. Where the machine has no seccomp filter that
+wall is absent, and `describe` says so.
 """
 
 import ctypes
@@ -31,6 +35,8 @@ import struct
 import sys
 import sysconfig
 import tempfile
+
+from . import seccomp
 
 SYS_CREATE_RULESET, SYS_ADD_RULE, SYS_RESTRICT_SELF = 444, 445, 446   # x86-64 and arm64
 CREATE_RULESET_VERSION = 1 << 0
@@ -114,12 +120,15 @@ class Walls:
     """A Landlock ruleset for one worker: `readable` paths (files or folders,
     with what they hold), `writable` folders (anything inside them), and
     the TCP ports it may `connect` to; `bind` says whether it may listen on
-    a port the kernel picks (a worker started on port 0 must)."""
+    a port the kernel picks (a worker started on port 0 must). `syscalls`
+    adds the seccomp filter (seccomp.Filter: TCP sockets only, no reach
+    into another process's limits or scheduling) where the machine has it."""
 
-    def __init__(self, *, readable=(), writable=(), connect=(), bind=True):
+    def __init__(self, *, readable=(), writable=(), connect=(), bind=True, syscalls=True):
         self.version = abi()
         self.fd = None
         self._libc = _libc()
+        self.syscalls = seccomp.Filter() if syscalls and self._libc is not None else None
         if self.version < 1:
             return
         fs = _fs_rights(self.version)
@@ -182,7 +191,9 @@ class Walls:
 
     def enter(self):
         """In the child, between fork and exec: take the walls for good.
-        Three system calls and nothing else (it runs in a forked child).
+        A few system calls and nothing else (it runs in a forked child):
+        the death signal, no_new_privs, Landlock's restrict_self, and the
+        seccomp filter (seccomp.Filter.install, two prctl calls).
 
         The first asks the kernel to send the worker SIGCONT when this
         process dies (PR_SET_PDEATHSIG): a comparison freezes a worker
@@ -191,12 +202,14 @@ class Walls:
         does nothing to a process that runs."""
         if self._libc is not None:
             self._libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGCONT), 0, 0, 0)
-        if self.fd is None:
-            return
-        if self._libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 or \
-                self._libc.syscall(SYS_RESTRICT_SELF, self.fd, ctypes.c_uint32(0)) != 0:
-            os._exit(126)       # never run the tester without the walls it was promised
-        os.close(self.fd)
+        if self.fd is not None:
+            if self._libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 or \
+                    self._libc.syscall(SYS_RESTRICT_SELF, self.fd, ctypes.c_uint32(0)) != 0:
+                os._exit(126)   # never run the tester without the walls it was promised
+            os.close(self.fd)
+        if self.syscalls is not None and self.syscalls.available and \
+                not self.syscalls.install():
+            os._exit(126)
 
     def close(self):
         """Close the ruleset in this process (the child holds its own)."""
@@ -205,12 +218,19 @@ class Walls:
             self.fd = None
 
     def describe(self):
-        """What is walled, in words: "landlock abi 7: files, tcp, signals"."""
+        """What is walled, in words: "landlock abi 7: files, tcp ports,
+        ...; seccomp: tcp sockets only, ...", each part "none (why)" where
+        this machine lacks it."""
         if self.version < 1:
-            return "none (this kernel has no Landlock)"
-        parts = ["files"]
-        if self.version >= 4:
-            parts.append("tcp ports")
-        if self.version >= 6:
-            parts.append("signals and abstract sockets")
-        return "landlock abi %d: %s" % (self.version, ", ".join(parts))
+            landlock = "landlock: none (this kernel has no Landlock)"
+        else:
+            parts = ["files"]
+            if self.version >= 4:
+                parts.append("tcp ports")
+            if self.version >= 6:
+                parts.append("signals and abstract sockets")
+            landlock = "landlock abi %d: %s" % (self.version, ", ".join(parts))
+        if self._libc is None:
+            return "none (not Linux)"
+        filtered = "none (not asked for)" if self.syscalls is None else self.syscalls.describe()
+        return "%s; seccomp: %s" % (landlock, filtered)
