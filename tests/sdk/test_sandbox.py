@@ -40,7 +40,7 @@ attempt("import_stdlib", lambda: __import__("http.server"))
 
 # Each attempt prints "NAME allowed" or "NAME ERRNO" (the errno's name).
 SOCKET_ATTEMPTS = r'''
-import asyncio, errno, json, os, socket, sys
+import asyncio, ctypes, errno, json, os, socket, sys
 paths = json.loads(sys.argv[1])
 def attempt(name, action):
     try:
@@ -60,6 +60,11 @@ def pair(kind):
     a.close(), b.close()
 def opened(*args):
     socket.socket(*args).close()
+def ring():                                 # io_uring_setup, 425 on x86-64 and arm64
+    fd = ctypes.CDLL(None, use_errno=True).syscall(425, 1, ctypes.create_string_buffer(120))
+    if fd < 0:
+        raise OSError(ctypes.get_errno(), "io_uring_setup")
+    os.close(fd)
 attempt("udp", lambda: udp(socket.AF_INET, "127.0.0.1"))
 attempt("udp6", lambda: udp(socket.AF_INET6, "::1"))
 attempt("unix_path", unix_path)
@@ -73,6 +78,7 @@ attempt("raw6", lambda: opened(socket.AF_INET6, socket.SOCK_RAW, socket.IPPROTO_
 attempt("vsock", lambda: opened(40, socket.SOCK_STREAM))           # AF_VSOCK
 attempt("sctp", lambda: opened(socket.AF_INET, socket.SOCK_STREAM, 132))
 attempt("mptcp", lambda: opened(socket.AF_INET, socket.SOCK_STREAM, 262))
+attempt("io_uring", ring)
 attempt("tcp_connect", lambda: socket.create_connection(("127.0.0.1", paths["port"])).close())
 attempt("tcp6", lambda: opened(socket.AF_INET6, socket.SOCK_STREAM | socket.SOCK_NONBLOCK))
 attempt("socketpair_stream", lambda: pair(socket.SOCK_STREAM))
@@ -171,8 +177,8 @@ class WallsTest(unittest.TestCase):
 
     def test_only_tcp_sockets_open(self):
         """UDP, Unix sockets (on a path, the listener under a folder the
-        child cannot read), raw, packet, netlink, vsock and SCTP sockets
-        are refused with EPERM; TCP, and a stream socketpair (asyncio's),
+        child cannot read), raw, packet, netlink, vsock, SCTP and MPTCP
+        sockets, and an io_uring (which opens sockets itself) are refused with EPERM; TCP, and a stream socketpair (asyncio's),
         work; the listeners hear nothing."""
         if not seccomp.Filter().available:
             self.skipTest("this machine has no seccomp filter (%s)" % os.uname().machine)
@@ -194,7 +200,7 @@ class WallsTest(unittest.TestCase):
         got = dict(line.split() for line in done.stdout.splitlines())
         allowed = ("tcp_connect", "tcp6", "socketpair_stream", "asyncio")
         self.assertEqual(got, {name: "allowed" if name in allowed else "EPERM" for name in got})
-        self.assertEqual(len(got), 17, done.stdout)
+        self.assertEqual(len(got), 18, done.stdout)
         self.assertRaises(BlockingIOError, unix.accept)
         self.assertRaises(BlockingIOError, udp.recv, 16)
 
