@@ -193,7 +193,7 @@ class Walls:
         """In the child, between fork and exec: take the walls for good.
         A few system calls and nothing else (it runs in a forked child):
         the death signal, no_new_privs, Landlock's restrict_self, and the
-        seccomp filter (seccomp.Filter.install, two prctl calls).
+        seccomp filter (seccomp.Filter.install: prctl, then seccomp(2)).
 
         The first asks the kernel to send the worker SIGCONT when this
         process dies (PR_SET_PDEATHSIG): a comparison freezes a worker
