@@ -69,7 +69,6 @@ installed. Standard library only (ctypes); nothing runs at import.
 import ctypes
 import errno
 import os
-import struct
 import sys
 
 PR_SET_NO_NEW_PRIVS = 38
@@ -201,11 +200,6 @@ def _resolve(code):
             raise ValueError("a jump of the filter is out of reach")
         out.append((op, jt, jf, k))
     return out
-
-
-def pack(instructions):
-    """The program as the kernel reads it: 8 bytes an instruction."""
-    return b"".join(struct.pack("=HBBI", *i) for i in instructions)
 
 
 class Filter:
