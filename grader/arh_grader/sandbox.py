@@ -7,7 +7,7 @@ trace or read the memory of any process outside its own worker.
                           writable=[home], connect=[oracle_port])
     subprocess.Popen(command, preexec_fn=walls.enter, pass_fds=walls.fds)
     walls.close()                      # in this process, once the child runs
-    walls.describe()                   # "landlock abi 7: files, tcp, signals, ..."
+    walls.describe()                   # "landlock abi 7: files, ...; seccomp: tcp sockets only, ..."
 
 Without them a local tester could read the set's defectives or a
 comparison's seed off the disk, rewrite the grader or the other tester's
@@ -20,8 +20,12 @@ fork and its exec, sets no_new_privs and restricts itself to it (two calls,
 nothing else). What the kernel offers decides what is walled (Landlock's
 ABI: files from Linux 5.13, TCP ports from 6.7, signals and abstract Unix
 sockets from 6.12); `describe` says what is. On a kernel without Landlock,
-or off Linux, Walls does nothing and says "none". UDP and Unix sockets on
-paths are not Landlock's to wall; a tester has no use for them.
+or off Linux, Walls does nothing and says "none". UDP, Unix sockets on
+paths, raw, packet and netlink sockets are not Landlock's to wall: a
+seccomp filter (seccomp.py) refuses every socket but TCP, and the calls
+that would set another process's limits or scheduling; the child installs
+it after Landlock's walls. Where the machine has no seccomp filter that
+wall is absent, and `describe` says so.
 """
 
 import ctypes
@@ -32,7 +36,7 @@ import sys
 import sysconfig
 import tempfile
 
-from . import pidns
+from . import pidns, seccomp
 
 SYS_CREATE_RULESET, SYS_ADD_RULE, SYS_RESTRICT_SELF = 444, 445, 446   # x86-64 and arm64
 CREATE_RULESET_VERSION = 1 << 0
@@ -116,14 +120,18 @@ class Walls:
     """A Landlock ruleset for one worker: `readable` paths (files or folders,
     with what they hold), `writable` folders (anything inside them), and
     the TCP ports it may `connect` to; `bind` says whether it may listen on
-    a port the kernel picks (a worker started on port 0 must). With
-    `namespace`, the worker is pid 1 of a PID namespace of its own and has
-    no capability (pidns.py): run `command(args)`, not `args`."""
+    a port the kernel picks (a worker started on port 0 must). `syscalls`
+    adds the seccomp filter (seccomp.Filter: TCP sockets only, no reach
+    into another process's limits or scheduling) where the machine has it.
+    With `namespace`, the worker is pid 1 of a PID namespace of its own and
+    has no capability (pidns.py): run `command(args)`, not `args`."""
 
-    def __init__(self, *, readable=(), writable=(), connect=(), bind=True, namespace=False):
+    def __init__(self, *, readable=(), writable=(), connect=(), bind=True, syscalls=True,
+                 namespace=False):
         self.version = abi()
         self.fd = None
         self._libc = _libc()
+        self.syscalls = seccomp.Filter() if syscalls and self._libc is not None else None
         self.namespace = pidns.Namespace() if namespace else None
         readable = [*readable, *self.namespace.reads()] if namespace else readable
         if self.version < 1:
@@ -188,7 +196,9 @@ class Walls:
 
     def enter(self):
         """In the child, between fork and exec: take the walls for good.
-        Three system calls and nothing else (it runs in a forked child).
+        A few system calls and nothing else (it runs in a forked child):
+        the death signal, no_new_privs, Landlock's restrict_self, and the
+        seccomp filter (seccomp.Filter.install: prctl, then seccomp(2)).
 
         The first asks the kernel to send the worker SIGCONT when this
         process dies (PR_SET_PDEATHSIG): a comparison freezes a worker
@@ -198,12 +208,14 @@ class Walls:
         if self._libc is not None:
             self._libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGCONT), 0, 0, 0)
         self._enter_namespace()
-        if self.fd is None:
-            return
-        if self._libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 or \
-                self._libc.syscall(SYS_RESTRICT_SELF, self.fd, ctypes.c_uint32(0)) != 0:
-            os._exit(126)       # never run the tester without the walls it was promised
-        os.close(self.fd)
+        if self.fd is not None:
+            if self._libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 or \
+                    self._libc.syscall(SYS_RESTRICT_SELF, self.fd, ctypes.c_uint32(0)) != 0:
+                os._exit(126)   # never run the tester without the walls it was promised
+            os.close(self.fd)
+        if self.syscalls is not None and self.syscalls.available and \
+                not self.syscalls.install():
+            os._exit(126)
 
     def _enter_namespace(self):
         """With `namespace`: unshare and drop every capability (pidns.py),
@@ -228,15 +240,21 @@ class Walls:
             self.fd = None
 
     def describe(self):
-        """What is walled, in words: "landlock abi 7: files, tcp, signals",
-        then with `namespace` "; pid namespace, no capabilities" or the
-        namespace that is missing and why."""
-        extra = "" if self.namespace is None else "; " + self.namespace.describe()
+        """What is walled, in words: "landlock abi 7: files, tcp ports,
+        ...; seccomp: tcp sockets only, ...", then with `namespace` "; pid
+        namespace, no capabilities"; each part "none (why)" where this
+        machine lacks it."""
         if self.version < 1:
-            return "none (this kernel has no Landlock)" + extra
-        parts = ["files"]
-        if self.version >= 4:
-            parts.append("tcp ports")
-        if self.version >= 6:
-            parts.append("signals and abstract sockets")
-        return "landlock abi %d: %s%s" % (self.version, ", ".join(parts), extra)
+            landlock = "landlock: none (this kernel has no Landlock)"
+        else:
+            parts = ["files"]
+            if self.version >= 4:
+                parts.append("tcp ports")
+            if self.version >= 6:
+                parts.append("signals and abstract sockets")
+            landlock = "landlock abi %d: %s" % (self.version, ", ".join(parts))
+        if self._libc is None:
+            return "none (not Linux)"
+        filtered = "none (not asked for)" if self.syscalls is None else self.syscalls.describe()
+        extra = "" if self.namespace is None else "; " + self.namespace.describe()
+        return "%s; seccomp: %s%s" % (landlock, filtered, extra)

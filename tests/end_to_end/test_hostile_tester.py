@@ -3,12 +3,13 @@ verdict their behaviour earns, each run through grader/local.py as a real
 process: a raw `Expect: 100-continue` request reset by the client, a /solve
 or /health reply trickled or never ended, text no console can print, a
 killed local.py, two runs on one folder, state kept in the temporary
-directory."""
+directory, every socket but TCP tried (tests/testers/hostile/socket_probe.py)."""
 
 import http.server
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -16,7 +17,7 @@ import time
 import unittest
 
 import support
-from arh_grader import Failure, WorkerClient, engine
+from arh_grader import Failure, WorkerClient, engine, seccomp
 from arh_grader.result import MESSAGE_CHARS
 
 GRACE = 2.0          # seconds past a deadline within which a run has ended
@@ -178,6 +179,38 @@ class VerdictTest(unittest.TestCase):
         self.assertIn("characters cut", shown)
         self.assertLess(len(shown), engine.CONSOLE_CHARS + 100)
         shown.encode("ascii")                           # prints on any console
+
+
+class SocketsTest(unittest.TestCase):
+    def test_a_tester_opens_no_socket_but_tcp_and_the_run_stays_valid(self):
+        """socket_probe's attempts, printed from inside the real worker,
+        each refused with EPERM but TCP to the oracle; the listeners the
+        test opened (Unix, on a path; UDP) hear nothing; the run is valid."""
+        if not seccomp.Filter().available:
+            self.skipTest("this machine has no seccomp filter (%s)" % os.uname().machine)
+        unix = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.addCleanup(unix.close)
+        unix.bind(os.path.join(support.tmpdir(self), "listener"))
+        unix.listen()
+        unix.setblocking(False)
+        udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.addCleanup(udp.close)
+        udp.bind(("127.0.0.1", 0))
+        udp.setblocking(False)
+        with open(os.path.join(support.TESTERS, "hostile", "socket_probe.py")) as f:
+            source = f.read()
+        status, stdout, stderr, result, _ = run_local(
+            self, source, "--limit", "1",
+            env={"AR_PROBE_UNIX": unix.getsockname(), "AR_PROBE_UDP": str(udp.getsockname()[1])})
+        self.assertEqual((status, result["status"]), (0, "valid"), stderr[-2000:])
+        lines = [line for line in stderr.splitlines() if line.startswith("worker| socket_probe: ")]
+        self.assertEqual(len(lines), 1, stderr[-2000:])
+        got = dict(part.split(" ", 1) for part in lines[0].split(": ", 1)[1].split("; "))
+        self.assertEqual(got, {name: "allowed" if name == "tcp_oracle" else "refused (EPERM)"
+                               for name in got})
+        self.assertEqual(len(got), 12, lines[0])
+        self.assertRaises(BlockingIOError, unix.accept)
+        self.assertRaises(BlockingIOError, udp.recv, 16)
 
 
 class SilentWorker(http.server.BaseHTTPRequestHandler):
