@@ -6,7 +6,8 @@ kill(pid, 0), on getppid() and on the pids in GT_JUDGE_PIDS (the test gives
 the judge's own); and, reading only, on every pid of SCAN (kill 0,
 prlimit's get, getpriority, sched_getaffinity, sched_getscheduler). It
 prints one line a call on stderr, "judge_probe: CALL on TARGET: RESULT",
-where RESULT is "ok" or the error's name (ESRCH), then plays honestly
+where RESULT is "ok" or the error's name (ESRCH, EPERM); of the scan, "all
+ESRCH" (or EPERM) unless a pid was named; then it plays honestly
 (binary splitting): a valid run, unless the judge was hurt.
 
 Behind a PID namespace of its own (arh_grader/pidns.py) it is pid 1 and
@@ -20,6 +21,7 @@ import sys
 
 SCAN = range(1, 4097)       # the low pids: the machine's own processes
 CPU_SECONDS = 1             # the RLIMIT_CPU put on the judge
+REFUSED = ("ESRCH", "EPERM")    # no such pid here; or a filter refused the call first
 
 
 def _name(action):
@@ -66,17 +68,19 @@ def probe(write=sys.stderr.write):
         for call, action in _harm(pid):
             result = "no parent" if pid == 0 else _name(action)
             write("judge_probe: %s on %s: %s\n" % (call, label, result))
-    named = {}
+    found = {}              # call -> {result: [pid, ...]}
     for pid in SCAN:
         if pid == os.getpid():
             continue
         for call, action in _look(pid):
-            if _name(action) != "ESRCH":
-                named.setdefault(call, []).append(pid)
+            found.setdefault(call, {}).setdefault(_name(action), []).append(pid)
     for call, _ in _look(0):
-        pids = named.get(call, [])
+        results = found.get(call, {})
+        named = sorted(p for result, pids in results.items() if result not in REFUSED
+                       for p in pids)
         write("judge_probe: %s on the scan: %s\n" % (
-            call, "all ESRCH" if not pids else "named %d pids, first %s" % (len(pids), pids[:5])))
+            call, "named %d pids, first %s" % (len(named), named[:5]) if named else
+            "all " + "/".join(sorted(results))))
 
 
 probe()
