@@ -76,10 +76,13 @@ def walls():
     it reads the tree, the plugin, RUN_DIR, the programs of its command,
     /proc (the plugin's procguard keeps the guest off it) and the system's
     libraries, writes nothing, and connects nowhere. A solver that looks
-    for the set or the grader's files on the disk is refused (EACCES)."""
+    for the set or the grader's files on the disk is refused (EACCES).
+    Without the SDK's seccomp filter: the emulator is a program of its own
+    that makes its own namespace and limits (`unshare`, `setpriv`), and the
+    plugin's syscall guard decides what the guest may call."""
     programs = [shutil.which(name) for name in LAUNCHERS]
     return sandbox.Walls(readable=[tree.TREE, tree.PLUGIN, qemu.ROOT, RUN_DIR, "/proc"]
-                         + [p for p in programs if p], bind=False)
+                         + [p for p in programs if p], bind=False, syscalls=False)
 
 
 @dataclasses.dataclass(frozen=True)
