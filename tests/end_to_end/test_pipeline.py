@@ -111,7 +111,8 @@ class InterruptTest(unittest.TestCase):
     # until the signal: the run is mid-instance however slow the machine is
     TESTER = ("import os, sys, time\n"
               "def find(n, priors, test):\n"
-              "    sys.stdout.write('tester-pid: %d\\n' % os.getpid())\n"
+              "    pid = int(os.readlink('/proc/self'))    # pid 1 of its namespace: the outer one\n"
+              "    sys.stdout.write('tester-pid: %d\\n' % pid)\n"
               "    sys.stdout.flush()\n"
               "    time.sleep(3600)\n")
 
