@@ -12,6 +12,13 @@ subreaper of its workers' descendants (reaper.py: setsid daemons, double
 forks). The worker also exits within a second of this process's death. A
 worker that does not start is Failure `no_answer`. Each problem's local.py
 is this module with its command line.
+
+A wall the kernel refuses (sandbox.missing: no Landlock, or an older ABI;
+no seccomp filter; no PID namespace) does not stop the run, but it is
+never silent: the result gets "walls_missing", the list of them, and the
+console a line `walls_missing: landlock, pid namespace` (mark_walls). A
+run with every wall has neither, and its result.json is byte for byte
+what it was before walls were reported.
 """
 
 import fcntl
@@ -138,7 +145,51 @@ def evaluate_local(items, *, tester, settings, transcripts=None, progress=None,
     `worker_command` a worker of any language started from it on free
     ports. A worker started here is gone when this returns. `problem` is a
     problem.Problem; `worker_file` its worker unless another is given
-    (problem.WORKER)."""
+    (problem.WORKER). The result names the walls its worker lacked
+    (walls_missing), if any."""
+    missing = walls_missing(worker_url=worker_url, worker_command=worker_command)
+    result = _evaluate(items, tester=tester, settings=settings, transcripts=transcripts,
+                       progress=progress, quiet=quiet, indexes=indexes,
+                       worker_url=worker_url, worker_command=worker_command,
+                       oracle_host=oracle_host, oracle_port=oracle_port, problem=problem,
+                       worker_file=worker_file)
+    if missing:
+        result["walls_missing"] = missing
+    return result
+
+
+def walls_missing(*, worker_url=None, worker_command=None):
+    """The walls a local run's worker goes without, in sandbox.EVERY_WALL's
+    words: for harness/worker.py, those this kernel refuses
+    (sandbox.missing); for a worker at `worker_url` or started from
+    `worker_command`, every one of them.
+
+    Why every one, rather than a word of its own such as "worker command":
+    such a worker is the user's own program, which this process cannot
+    wall without knowing what it reads (no Landlock paths for it, no
+    seccomp filter it was written for, no namespace), so none of the
+    walls holds, and a reader of result.json (compare.py's
+    --sample-result, a script) asks one question of every run, "which
+    walls did not hold?", and gets one vocabulary back. The console line
+    says the same words; what the worker was is in the command the user
+    typed."""
+    if worker_url is not None or worker_command is not None:
+        return list(sandbox.EVERY_WALL)
+    return sandbox.missing(namespace=True)
+
+
+def mark_walls(result, *, stream=None):
+    """Print `walls_missing: NAME, NAME` on `stream` (stdout) when the
+    run's `result` names walls its worker lacked; nothing when every wall
+    held. One line, before the summary, as mark_tampered's."""
+    missing = result.get("walls_missing")
+    if missing:
+        (stream or sys.stdout).write("walls_missing: %s\n" % ", ".join(missing))
+
+
+def _evaluate(items, *, tester, settings, transcripts, progress, quiet, indexes, worker_url,
+              worker_command, oracle_host, oracle_port, problem, worker_file):
+    """evaluate_local's run, before the walls are said."""
     with engine.serving(settings=settings, record=bool(transcripts), host=oracle_host,
                         port=oracle_port) as oracle:
         proc = None
