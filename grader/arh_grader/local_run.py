@@ -77,6 +77,8 @@ def start_worker(*, oracle_url, tester, timeout, worker, cwd, quiet=False, reada
     neither signal nor trace a process outside its own tree; and it is
     pid 1 of a PID namespace of its own, with no capability (pidns.py),
     so that no pid outside it, the judge's first, is one it can name.
+    The process's `walls_missing` names those the kernel refused
+    (sandbox.Walls.missing; [] when every one holds).
     """
     walls = sandbox.Walls(
         readable=[os.path.dirname(os.path.abspath(worker)), *readable,
@@ -99,6 +101,7 @@ def start_worker(*, oracle_url, tester, timeout, worker, cwd, quiet=False, reada
                             preexec_fn=enter, pass_fds=walls.fds)
     finally:
         walls.close()
+    proc.walls_missing = walls.missing()    # what the kernel refused of them (Contender)
     lines = queue.Queue()
 
     def forward():
