@@ -34,6 +34,14 @@ that changed during it (arh_grader/integrity.py), are named on a line
 result.json gets "tampered": [PATH, ...]; a run that changed nothing has
 no such key.
 
+The worker runs inside walls (arh_grader/sandbox.py: Landlock, a seccomp
+filter, a PID namespace with no capability). Where the kernel refuses one,
+the run goes on without it and says so: a line "walls_missing: landlock,
+pid namespace" before the summary, and result.json gets "walls_missing":
+["landlock", "pid namespace"]; a run with every wall has neither. A
+--worker-url or --worker-command worker, the user's own program, goes
+without every wall, and its result names them all.
+
 The command is the SDK's (arh_grader/commands/local.py), handed group
 testing (group_testing/plugin.py, PROBLEM).
 """

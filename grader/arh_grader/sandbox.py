@@ -8,7 +8,7 @@ trace or read the memory of any process outside its own worker.
     subprocess.Popen(command, preexec_fn=walls.enter, pass_fds=walls.fds)
     walls.close()                      # in this process, once the child runs
     walls.describe()                   # "landlock abi 7: files, ...; seccomp: tcp sockets only, ..."
-    walls.missing()                    # [] here; ["landlock", "pid namespace"] on a poorer kernel
+    walls.missing()                    # [] here; ["landlock", ...] on a poorer kernel
 
 Without them a local tester could read the set's defectives or a
 comparison's seed off the disk, rewrite the grader or the other tester's
