@@ -164,20 +164,24 @@ def evaluate_local(items, *, tester, settings, transcripts=None, progress=None,
 def walls_missing(*, worker_url=None, worker_command=None):
     """The walls a local run's worker goes without, in sandbox.EVERY_WALL's
     words: for harness/worker.py, those this kernel refuses
-    (sandbox.missing); for a worker at `worker_url` or started from
-    `worker_command`, every one of them.
+    (sandbox.missing); for a worker at `worker_url`, started by someone
+    else, every one of them; for one started from `worker_command`,
+    Landlock and the seccomp filter, and the PID namespace where the
+    kernel refuses it (workers.walls_missing: the namespace needs nothing
+    of what the program is, the others need its paths and its calls).
 
-    Why every one, rather than a word of its own such as "worker command":
-    such a worker is the user's own program, which this process cannot
-    wall without knowing what it reads (no Landlock paths for it, no
-    seccomp filter it was written for, no namespace), so none of the
-    walls holds, and a reader of result.json (compare.py's
+    Why the walls' own names, rather than a word of its own such as
+    "worker command: no walls": such a worker is the user's own program,
+    and a demanding user wants to know exactly which walls did not hold
+    around it, as on a poorer kernel; a reader of result.json (compare.py's
     --sample-result, a script) asks one question of every run, "which
     walls did not hold?", and gets one vocabulary back. The console line
     says the same words; what the worker was is in the command the user
     typed."""
-    if worker_url is not None or worker_command is not None:
+    if worker_url is not None:
         return list(sandbox.EVERY_WALL)
+    if worker_command is not None:
+        return workers.walls_missing(namespace=True)
     return sandbox.missing(namespace=True)
 
 
@@ -204,8 +208,8 @@ def _evaluate(items, *, tester, settings, transcripts, progress, quiet, indexes,
                     url = worker_url
                 elif worker_command is not None:
                     proc, url = workers.start(worker_command, oracle_url=oracle.url,
-                                              log=None if quiet else sys.stderr.fileno())
-                    pin(proc.pid, 0)
+                                              log=None if quiet else sys.stderr.fileno(),
+                                              namespace=True, core=0)
                     workers.wait_listening(proc, url, timeout=start_timeout)
                 else:
                     proc, url = start_worker(oracle_url=oracle.url, tester=tester, quiet=quiet,

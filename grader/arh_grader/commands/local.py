@@ -4,8 +4,9 @@ and the grader as two processes on loopback, as the platform runs them
 check that nothing outside the editable folders changed (integrity.py),
 the line naming the walls the worker went without (local_run.mark_walls:
 `walls_missing: landlock`, only when the kernel refused one, or for a
---worker-url or --worker-command worker, which gets none), and with
---repeat the check that runs agree (local_run.exit_status).
+--worker-url worker, which gets none, or a --worker-command one, which
+gets the PID namespace alone), and with --repeat the check that runs
+agree (local_run.exit_status).
 Exit status: 0 for a valid run, 1 for an invalid one (the tester's
 fault), 2 when the set or the grader failed or the output folder is taken.
 """
