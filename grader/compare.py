@@ -57,9 +57,12 @@ comparisons, score difference, the sample's relative_tests (from
 and the description; a file that starts with another header (an older
 compare.py's) is refused, exit status 2. A
 row says `keep` only for an accepted challenger that is not suspect, whose
-gain clears the MMI, whose sample result is valid, not suspect and not
-`tampered`, and when the log file was not changed by anyone else during
-the run.
+gain clears the MMI, whose sample result is valid, not suspect, not
+`tampered` and names no `walls_missing`, when the log file was not changed
+by anyone else during the run, and when both testers ran inside every wall
+(arh_grader/sandbox.py). A wall the kernel refused is named on a line
+`walls_missing: landlock` before the decision, and with --log a `warning:
+not kept: ...` line names it when the challenger is accepted.
 
 One progress line a comparison goes to stderr; the decision goes to stdout
 as `key: value` lines. Exit status: 0 once decided (whatever the decision),

@@ -34,6 +34,16 @@ that changed during it (arh_grader/integrity.py), are named on a line
 result.json gets "tampered": [PATH, ...]; a run that changed nothing has
 no such key.
 
+The worker runs inside walls (arh_grader/sandbox.py: Landlock, a seccomp
+filter, a PID namespace with no capability). Where the kernel refuses one,
+the run goes on without it and says so: a line "walls_missing: landlock,
+pid namespace" before the summary, and result.json gets "walls_missing":
+["landlock", "pid namespace"]; a run with every wall has neither. A
+--worker-url worker, the user's own program started elsewhere, goes
+without every wall; a --worker-command one gets the PID namespace alone
+(Landlock and the seccomp filter would need to know what it reads and
+calls): its result names "landlock" and "seccomp".
+
 The command is the SDK's (arh_grader/commands/local.py), handed group
 testing (group_testing/plugin.py, PROBLEM).
 """

@@ -71,7 +71,7 @@ SECONDS = {               # what each module took in a full run, three at a time
     "test_faults": 24, "test_compare": 23, "test_cheat": 20, "test_tq_http": 19,
     "test_hostile_client": 16, "test_chain": 14, "test_contract": 12, "test_cheat_flag": 8,
     "test_docs": 8, "test_hostile_oracle": 8, "test_hostile_tester": 8, "test_cleanup": 7,
-    "test_compare_stops": 7, "test_pipeline": 7, "test_tamper": 7,
+    "test_compare_stops": 7, "test_pipeline": 7, "test_tamper": 7, "test_walls_missing": 6,
     "test_tq_compare_state": 7, "test_compare_state": 6, "test_loop": 6, "test_report": 6,
     "test_any_worker": 5, "test_diagnose": 5, "test_mmi": 5, "test_total_gain": 5,
     "test_cheat_power": 4, "test_compare_walls": 4, "test_tq_report": 4,

@@ -121,7 +121,20 @@ result_of() {    # the second command, into file $1
         </dev/null >"$1" 2>"$1.err" || { show "$1.err"; fail "the second command failed"; }
 }
 compare() {      # file $1 (what $2 printed) against local result $3 (the sample's), byte for byte
-    local want=${3:-$WORK/local/result.json}
+    local want=${3:-$WORK/local/result.json} missing
+    # On a host whose kernel refused local.py a wall, its result names them
+    # ("walls_missing"), which the container's grader never writes: said
+    # here, and the bytes compared without that key (as local.py writes them).
+    if grep -q '"walls_missing"' "$want"; then
+        missing=$(python3 -c 'import json, sys; sys.path.insert(0, "grader")
+from arh_grader.result import json_bytes
+result = json.load(open(sys.argv[1]))
+print(", ".join(result.pop("walls_missing")))
+open(sys.argv[2], "wb").write(json_bytes(result))' "$want" "$want.walled") \
+            || fail "cannot read the walls_missing of $want"
+        say local_walls_missing "$missing (compared without that key)"
+        want=$want.walled
+    fi
     if ! cmp -s "$1" "$want"; then
         { diff "$1" "$want" || true; } | head -n 20 | sed 's/^/    /' >&2
         fail "result.json printed by $2 differs from grader/local.py's (diff above: < Docker, > local)"

@@ -21,6 +21,11 @@ a fresh one starts for the next run. The tests go over HTTP to the oracle
 in this process, which counts them exactly as a local run or the platform
 does (engine.solve_one), and the verdict is the engine's.
 
+A wall the kernel refuses the worker (sandbox.missing) is kept in the
+contender's `walls_missing`, over all its workers: the comparison then
+keeps nothing (compare/log.py), since a tester outside a wall could have
+read the seed or changed the other's count.
+
 The tester file is read once here and its SHA-256 kept; before each worker
 starts, the file must still have it (TesterChanged otherwise): a tester
 that rewrites the other's file, or its own, ends the comparison instead of
@@ -57,6 +62,7 @@ class Contender:
         self.start_timeout, self.quiet, self.private = start_timeout, quiet, tuple(private)
         self.digest = sha256_of(self.tester)
         self.proc = self.home = self.worker = None
+        self.walls_missing = []     # the walls any of its workers went without
 
     def check_file(self):
         """TesterChanged unless the tester file still holds what it held."""
@@ -79,6 +85,8 @@ class Contender:
             oracle_url=self.oracle.url, tester=self.tester, timeout=self.start_timeout,
             worker=self.worker_file, quiet=self.quiet, cwd=self.home, private=self.private,
             readable=self.problem.WORKER_READS)
+        self.walls_missing += [wall for wall in self.proc.walls_missing
+                               if wall not in self.walls_missing]
         self.worker = WorkerClient(url)
         self.worker.wait_healthy(timeout=self.start_timeout)
 

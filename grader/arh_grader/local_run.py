@@ -12,6 +12,13 @@ subreaper of its workers' descendants (reaper.py: setsid daemons, double
 forks). The worker also exits within a second of this process's death. A
 worker that does not start is Failure `no_answer`. Each problem's local.py
 is this module with its command line.
+
+A wall the kernel refuses (sandbox.missing: no Landlock, or an older ABI;
+no seccomp filter; no PID namespace) does not stop the run, but it is
+never silent: the result gets "walls_missing", the list of them, and the
+console a line `walls_missing: landlock, pid namespace` (mark_walls). A
+run with every wall has neither, and its result.json is byte for byte
+what it was before walls were reported.
 """
 
 import fcntl
@@ -70,6 +77,8 @@ def start_worker(*, oracle_url, tester, timeout, worker, cwd, quiet=False, reada
     neither signal nor trace a process outside its own tree; and it is
     pid 1 of a PID namespace of its own, with no capability (pidns.py),
     so that no pid outside it, the judge's first, is one it can name.
+    The process's `walls_missing` names those the kernel refused
+    (sandbox.Walls.missing; [] when every one holds).
     """
     walls = sandbox.Walls(
         readable=[os.path.dirname(os.path.abspath(worker)), *readable,
@@ -92,6 +101,7 @@ def start_worker(*, oracle_url, tester, timeout, worker, cwd, quiet=False, reada
                             preexec_fn=enter, pass_fds=walls.fds)
     finally:
         walls.close()
+    proc.walls_missing = walls.missing()    # what the kernel refused of them (Contender)
     lines = queue.Queue()
 
     def forward():
@@ -138,7 +148,55 @@ def evaluate_local(items, *, tester, settings, transcripts=None, progress=None,
     `worker_command` a worker of any language started from it on free
     ports. A worker started here is gone when this returns. `problem` is a
     problem.Problem; `worker_file` its worker unless another is given
-    (problem.WORKER)."""
+    (problem.WORKER). The result names the walls its worker lacked
+    (walls_missing), if any."""
+    missing = walls_missing(worker_url=worker_url, worker_command=worker_command)
+    result = _evaluate(items, tester=tester, settings=settings, transcripts=transcripts,
+                       progress=progress, quiet=quiet, indexes=indexes,
+                       worker_url=worker_url, worker_command=worker_command,
+                       oracle_host=oracle_host, oracle_port=oracle_port, problem=problem,
+                       worker_file=worker_file)
+    if missing:
+        result["walls_missing"] = missing
+    return result
+
+
+def walls_missing(*, worker_url=None, worker_command=None):
+    """The walls a local run's worker goes without, in sandbox.EVERY_WALL's
+    words: for harness/worker.py, those this kernel refuses
+    (sandbox.missing); for a worker at `worker_url`, started by someone
+    else, every one of them; for one started from `worker_command`,
+    Landlock and the seccomp filter, and the PID namespace where the
+    kernel refuses it (workers.walls_missing: the namespace needs nothing
+    of what the program is, the others need its paths and its calls).
+
+    Why the walls' own names, rather than a word of its own such as
+    "worker command: no walls": such a worker is the user's own program,
+    and a demanding user wants to know exactly which walls did not hold
+    around it, as on a poorer kernel; a reader of result.json (compare.py's
+    --sample-result, a script) asks one question of every run, "which
+    walls did not hold?", and gets one vocabulary back. The console line
+    says the same words; what the worker was is in the command the user
+    typed."""
+    if worker_url is not None:
+        return list(sandbox.EVERY_WALL)
+    if worker_command is not None:
+        return workers.walls_missing(namespace=True)
+    return sandbox.missing(namespace=True)
+
+
+def mark_walls(result, *, stream=None):
+    """Print `walls_missing: NAME, NAME` on `stream` (stdout) when the
+    run's `result` names walls its worker lacked; nothing when every wall
+    held. One line, before the summary, as mark_tampered's."""
+    missing = result.get("walls_missing")
+    if missing:
+        (stream or sys.stdout).write("walls_missing: %s\n" % ", ".join(missing))
+
+
+def _evaluate(items, *, tester, settings, transcripts, progress, quiet, indexes, worker_url,
+              worker_command, oracle_host, oracle_port, problem, worker_file):
+    """evaluate_local's run, before the walls are said."""
     with engine.serving(settings=settings, record=bool(transcripts), host=oracle_host,
                         port=oracle_port) as oracle:
         proc = None
@@ -150,8 +208,8 @@ def evaluate_local(items, *, tester, settings, transcripts=None, progress=None,
                     url = worker_url
                 elif worker_command is not None:
                     proc, url = workers.start(worker_command, oracle_url=oracle.url,
-                                              log=None if quiet else sys.stderr.fileno())
-                    pin(proc.pid, 0)
+                                              log=None if quiet else sys.stderr.fileno(),
+                                              namespace=True, core=0)
                     workers.wait_listening(proc, url, timeout=start_timeout)
                 else:
                     proc, url = start_worker(oracle_url=oracle.url, tester=tester, quiet=quiet,

@@ -8,6 +8,7 @@ trace or read the memory of any process outside its own worker.
     subprocess.Popen(command, preexec_fn=walls.enter, pass_fds=walls.fds)
     walls.close()                      # in this process, once the child runs
     walls.describe()                   # "landlock abi 7: files, ...; seccomp: tcp sockets only, ..."
+    walls.missing()                    # [] here; ["landlock", ...] on a poorer kernel
 
 Without them a local tester could read the set's defectives or a
 comparison's seed off the disk, rewrite the grader or the other tester's
@@ -26,6 +27,12 @@ seccomp filter (seccomp.py) refuses every socket but TCP, and the calls
 that would set another process's limits or scheduling; the child installs
 it after Landlock's walls. Where the machine has no seccomp filter that
 wall is absent, and `describe` says so.
+
+`missing` names, in EVERY_WALL's words, each wall a worker was promised
+and the kernel refused: a local run prints them and its result.json
+keeps them ("walls_missing"), and a comparison keeps nothing without
+them (compare/log.py), since a tester outside a wall may have read or
+changed what the wall keeps from it.
 """
 
 import ctypes
@@ -59,6 +66,36 @@ SYSTEM_READABLE = ("/lib", "/lib64", "/lib32", "/usr/lib", "/usr/lib64", "/usr/l
                    "/usr/local/lib", "/etc/ld.so.cache", "/etc/localtime",
                    "/usr/share/zoneinfo")
 DEVICES = ("/dev/null", "/dev/urandom", "/dev/random", "/dev/zero")
+
+
+# the walls, as `missing` names them: Landlock whole (none on this kernel)
+# or the part its ABI lacks, the seccomp filter, the PID namespace
+LANDLOCK, SECCOMP, PID_NAMESPACE = "landlock", "seccomp", "pid namespace"
+LANDLOCK_PORTS = "landlock tcp ports"                               # ABI 4
+LANDLOCK_SCOPES = "landlock signals and abstract sockets"           # ABI 6
+EVERY_WALL = (LANDLOCK, SECCOMP, PID_NAMESPACE)
+
+
+def landlock_missing(version):
+    """What Landlock ABI `version` lacks of the walls, in words: [LANDLOCK]
+    for none at all, else the parts later ABIs brought."""
+    if version < 1:
+        return [LANDLOCK]
+    return ([LANDLOCK_PORTS] if version < 4 else []) + \
+        ([LANDLOCK_SCOPES] if version < 6 else [])
+
+
+def missing(*, syscalls=True, namespace=True):
+    """The walls this kernel would refuse a worker asking for them (as
+    Walls(syscalls=, namespace=) would), without building any: a list in
+    EVERY_WALL's order, empty when every one holds. The namespace's answer
+    is pidns.mode's, tried once per process."""
+    lost = landlock_missing(abi())
+    if syscalls and (_libc() is None or not seccomp.Filter().available):
+        lost.append(SECCOMP)
+    if namespace and not pidns.mode()[0]:
+        lost.append(PID_NAMESPACE)
+    return lost
 
 
 SDK_HOME = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # grader/
@@ -132,6 +169,7 @@ class Walls:
         self.fd = None
         self._libc = _libc()
         self.syscalls = seccomp.Filter() if syscalls and self._libc is not None else None
+        self.asked_syscalls = syscalls
         self.namespace = pidns.Namespace() if namespace else None
         readable = [*readable, *self.namespace.reads()] if namespace else readable
         if self.version < 1:
@@ -238,6 +276,17 @@ class Walls:
         if self.fd is not None:
             os.close(self.fd)
             self.fd = None
+
+    def missing(self):
+        """The walls these lack, as the module's `missing` names them: the
+        Landlock this kernel lacks, the seccomp filter when asked for and
+        not available, the namespace when asked for and refused."""
+        lost = landlock_missing(self.version)
+        if self.asked_syscalls and (self.syscalls is None or not self.syscalls.available):
+            lost.append(SECCOMP)
+        if self.namespace is not None and not self.namespace.active:
+            lost.append(PID_NAMESPACE)
+        return lost
 
     def describe(self):
         """What is walled, in words: "landlock abi 7: files, tcp ports,

@@ -17,9 +17,11 @@ left that session too (reaper.py).
 """
 
 import collections
+import errno
 import os
 import random
 import shlex
+import shutil
 import signal
 import socket
 import subprocess
@@ -27,7 +29,7 @@ import threading
 import time
 import urllib.parse
 
-from . import reaper
+from . import pidns, reaper, sandbox
 
 HOST = "127.0.0.1"      # where a started worker listens
 POLL = 0.05             # seconds between two attempts to connect
@@ -91,23 +93,65 @@ def free_port(host=HOST):
         return sock.getsockname()[1]
 
 
-def start(command, *, oracle_url, host=HOST, port=None, log=None, stderr=None, env=None):
+def start(command, *, oracle_url, host=HOST, port=None, log=None, stderr=None, env=None,
+          namespace=False, core=None):
     """Start `command` as a worker; (Popen, its URL). `port` None picks a
     free one; 0 leaves it to the worker (the URL then says port 0). Output
     goes to `log` (a file), else is inherited; `stderr` overrides where
     stderr goes (subprocess.PIPE to read it). WorkerError when the command
-    cannot be run."""
+    cannot be run.
+
+    With `namespace`, the command runs as pid 1 of a PID namespace of its
+    own with no capability (pidns.py), where the kernel allows one: the
+    one wall that needs nothing of what the command is. Landlock's paths
+    and a seccomp filter would (what it reads, which calls its runtime
+    makes), so a command, the user's own program, gets neither. The
+    process's `walls_missing` names what it went without, as
+    sandbox.Walls.missing does: "landlock", "seccomp", and "pid namespace"
+    without `namespace` or where the kernel refused it (walls_missing).
+    With `core`, the command runs on that core alone, where the machine
+    has it (set in the child, before anything of the command runs).
+
+    A program that is not there is a WorkerError as it is without the
+    namespace, though the child that runs it is then pidinit.py."""
     words = split_command(command)
     port = free_port(host) if port is None else port
     environment = dict(os.environ if env is None else env, AR_ORACLE_URL=oracle_url,
                        AR_WORKER_HOST=host, AR_WORKER_PORT=str(port))
+    space = pidns.Namespace() if namespace else None
+    if space is not None and space.active and shutil.which(words[0]) is None:
+        raise WorkerError("cannot run the worker command %r: %s" % (words, FileNotFoundError(
+            errno.ENOENT, os.strerror(errno.ENOENT), words[0])))
+
+    def enter():                # in the child, between fork and exec
+        if core is not None and hasattr(os, "sched_setaffinity") and \
+                (os.cpu_count() or 1) > core:
+            try:
+                os.sched_setaffinity(0, {core})
+            except OSError:
+                pass
+        if space is not None:
+            space.enter()
+
     try:
-        proc = reaper.spawn(words, env=environment, stdin=subprocess.DEVNULL,
-                            stdout=log, stderr=log if stderr is None else stderr,
-                            start_new_session=True)
+        proc = reaper.spawn(words if space is None else space.command(words),
+                            env=environment, stdin=subprocess.DEVNULL, stdout=log,
+                            stderr=log if stderr is None else stderr, start_new_session=True,
+                            preexec_fn=enter if space is not None or core is not None
+                            else None)
     except OSError as e:
         raise WorkerError("cannot run the worker command %r: %s" % (words, e)) from None
+    proc.walls_missing = walls_missing(namespace=namespace)
     return proc, "http://%s:%d" % (host, port)
+
+
+def walls_missing(*, namespace):
+    """The walls a worker started from a command goes without, in
+    sandbox.EVERY_WALL's words: Landlock and the seccomp filter always
+    (they need to know the program), the PID namespace unless `namespace`
+    and the kernel allows it (pidns.mode)."""
+    return [sandbox.LANDLOCK, sandbox.SECCOMP] + (
+        [] if namespace and pidns.mode()[0] else [sandbox.PID_NAMESPACE])
 
 
 def address(url):

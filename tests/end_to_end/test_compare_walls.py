@@ -10,7 +10,9 @@ binary splitting on every instance and is rejected as identical testers
 are. With the walls taken away (a kernel without Landlock, stood in for by
 a patched sandbox.abi: no such kernel runs here), the reader that finds the
 answers is rejected as suspect, and the saboteur's rewrite of the incumbent
-ends the run before it can count."""
+ends the run before it can count; whatever the decision, the run names the
+wall it went without (`walls_missing: landlock`), and a challenger it
+accepts is not kept."""
 
 import contextlib
 import io
@@ -108,6 +110,11 @@ class StarveTest(unittest.TestCase):
         self.assertLess(wins, losses, out["W/L/D"])
 
 
+def lines_of_walls(out):
+    """The `walls_missing:` lines of a command's output."""
+    return [line for line in out.splitlines() if line.startswith("walls_missing:")]
+
+
 class WithoutWallsTest(unittest.TestCase):
     """compare.main in this process, as on a kernel without Landlock."""
 
@@ -136,6 +143,20 @@ class WithoutWallsTest(unittest.TestCase):
         with open(os.path.join(folder, "results.tsv"), encoding="utf-8") as f:
             row = f.read().splitlines()[1].split("\t")
         self.assertEqual((row[1], row[5]), ("reject_suspect", "discard"))
+        self.assertIn("walls_missing: landlock", lines_of_walls(out))
+
+    def test_an_accepted_challenger_is_not_kept_and_the_wall_is_named(self):
+        folder = support.tmpdir(self)
+        status, out = self.run_main(CALIBRATION, support.SPLITTING, folder)
+        self.assertEqual(status, 0, out)
+        self.assertEqual(support.lines_of(out)["decision"], "accept", out)
+        self.assertEqual(lines_of_walls(out), ["walls_missing: landlock"])
+        self.assertIn("warning: not kept: the testers ran without walls the kernel refused "
+                      "(landlock), so either could have read the seed or changed the other's "
+                      "count", out.splitlines())
+        with open(os.path.join(folder, "results.tsv"), encoding="utf-8") as f:
+            row = f.read().splitlines()[1].split("\t")
+        self.assertEqual((row[1], row[5]), ("accept", "discard"))
 
     def test_the_saboteurs_rewrite_ends_the_run(self):
         folder = support.tmpdir(self)
@@ -213,7 +234,8 @@ class FrozenTest(unittest.TestCase):
 class KeepRuleTest(unittest.TestCase):
     """What a results.tsv row says, for each reason not to keep."""
 
-    def row(self, *, sample=None, verdict=None, before=None, write_first=False, tampered=()):
+    def row(self, *, sample=None, verdict=None, before=None, write_first=False, tampered=(),
+            walls_missing=()):
         folder = support.tmpdir(self)
         log = os.path.join(folder, "results.tsv")
         if write_first:
@@ -224,7 +246,7 @@ class KeepRuleTest(unittest.TestCase):
         comparisons = [[50, 100, 100]] * 17
         warnings = compare_log.log_decision(args, record, comparisons, mmi=0.02, sample=sample,
                                             verdict=verdict, log_before=before,
-                                            tampered=tampered)
+                                            tampered=tampered, walls_missing=walls_missing)
         with open(log, encoding="utf-8") as f:
             cells = f.read().splitlines()[-1].split("\t")
         return cells[1], cells[5], warnings
@@ -245,6 +267,17 @@ class KeepRuleTest(unittest.TestCase):
              ("accept", "discard", ["warning: not kept: files outside src/ differ from the "
                                     "committed ones, so the grader that decided is not the "
                                     "committed one"])),
+            ("walls missing", {"walls_missing": ["landlock", "pid namespace"]},
+             ("accept", "discard", ["warning: not kept: the testers ran without walls the "
+                                    "kernel refused (landlock, pid namespace), so either "
+                                    "could have read the seed or changed the other's "
+                                    "count"])),
+            ("walls missing, rejected", {"walls_missing": ["seccomp"],
+                                         "verdict": (sprt.REJECT, "upper_bound")},
+             ("reject", "discard", [])),
+            ("sample without walls", {"sample": dict(valid, walls_missing=["landlock"])},
+             ("accept", "discard", ["warning: not kept: the sample result given is without "
+                                    "walls (landlock)"])),
         ]
         for name, options, expected in cases:
             with self.subTest(case=name):

@@ -43,8 +43,10 @@ appends a row to a results file, group testing's columns
 (arh_grader/compare/log.py): its `relative_tests` holds the sample's
 `mean_score` (from --sample-result, a tq/local.py result.json), and its
 status is `keep` only for an accepted challenger, not suspect, whose sample
-run is valid, not suspect and not tampered, with no file outside src/
-changed and the log changed by nothing else during the run.
+run is valid, not suspect, not tampered and names no walls_missing, with
+no file outside src/ changed, the log changed by nothing else during the
+run, and both testers inside every wall the SDK builds (a wall the kernel
+refused is named: `walls_missing: landlock`, and a `warning:` line).
 
 The command is the SDK's (arh_grader/commands/compare.py), handed this
 problem (tq/plugin.py, PROBLEM), whose rules of a comparison are

@@ -27,6 +27,11 @@ after the run, or that changed during it (arh_grader/integrity.py), are
 named on a line "tampered: PATH, PATH..." and a warning before the
 summary, and result.json gets "tampered": [PATH, ...]; a run that changed
 nothing has no such key.
+
+The worker runs inside the SDK's walls (arh_grader/sandbox.py); a wall the
+kernel refuses is named on a line "walls_missing: landlock" before the
+summary and in result.json's "walls_missing", which a run with every wall
+lacks.
 """
 
 import sys

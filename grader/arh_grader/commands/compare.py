@@ -229,14 +229,28 @@ def take_up(problem, rules, args, data, settings, record, testers, contenders, *
             print("tampered: %s\n%s" % (", ".join(tampered), integrity.WARNING))
         return tampered
 
+    def say_walls():
+        """The walls a contender went without, printed as local.py prints
+        them (`walls_missing: landlock`); nothing when every one held."""
+        missing = []
+        for contender in contenders.values():       # a problem's own may keep none
+            missing += [wall for wall in getattr(contender, "walls_missing", ())
+                        if wall not in missing]
+        if missing:
+            print("walls_missing: %s" % ", ".join(missing))
+        return missing
+
     def log(failed=False):
-        """Say what is tampered, then write the log's row (with --log)."""
+        """Say what walls are missing and what is tampered, then write the
+        log's row (with --log)."""
+        missing = say_walls()
         tampered = say_tampered()
         if args.log:
             for line in compare_log.log_decision(
                     args, record, comparisons, mmi=mmi, sample=sample, failed=failed,
                     verdict=rules.verdict(record, comparisons), log_before=log_before,
-                    tampered=tampered, total=rules.cells(comparisons, args),
+                    tampered=tampered, walls_missing=missing,
+                    total=rules.cells(comparisons, args),
                     scores=rules.scores(comparisons)):
                 print(line)
 

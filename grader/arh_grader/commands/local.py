@@ -2,7 +2,11 @@
 and the grader as two processes on loopback, as the platform runs them
 (local_run.py), with the console's summary, the report's command, the
 check that nothing outside the editable folders changed (integrity.py),
-and with --repeat the check that runs agree (local_run.exit_status).
+the line naming the walls the worker went without (local_run.mark_walls:
+`walls_missing: landlock`, only when the kernel refused one, or for a
+--worker-url worker, which gets none, or a --worker-command one, which
+gets the PID namespace alone), and with --repeat the check that runs
+agree (local_run.exit_status).
 Exit status: 0 for a valid run, 1 for an invalid one (the tester's
 fault), 2 when the set or the grader failed or the output folder is taken.
 """
@@ -86,6 +90,7 @@ def main(problem, argv=None, *, doc=None):
     except KeyboardInterrupt:
         sys.stderr.write("local: interrupted; the worker is stopped, no result written\n")
         return 130
+    local_run.mark_walls(result)
     local_run.mark_tampered(result, path, integrity.changes(base))
     print("\n".join(engine.summary_lines(result, problem=problem)))
     print("result: %s\nreport: %s" % (display_path(path), command_for(

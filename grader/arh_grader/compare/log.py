@@ -152,17 +152,23 @@ def not_kept(sample):
         why.append("suspect")
     if sample.get("tampered"):
         why.append("tampered")
+    if sample.get("walls_missing"):
+        why.append("without walls (%s)" % ", ".join(sample["walls_missing"]))
     return why
 
 
 def log_decision(args, record, comparisons, *, mmi, sample, failed=False, verdict=None,
-                 log_before=None, caps=None, tampered=(), total=None, scores=None):
+                 log_before=None, caps=None, tampered=(), total=None, scores=None,
+                 walls_missing=()):
     """Append the --log row of this run's decision (or of its failure); the
     warning lines to print (none when all is well). `verdict` (decision,
     reason) overrides the record's; `log_before` is the log's fingerprint
     when the run began: a log changed since by anything but this command
     gets no `keep`, nor does a run during which `tampered` files (outside
-    src/, integrity.changes) differed from the committed ones. `total`
+    src/, integrity.changes) differed from the committed ones, nor one
+    whose contenders went without `walls_missing` (the walls the kernel
+    refused them, sandbox.missing's words), nor one whose sample result
+    names walls missing (its run's tester could read the set). `total`
     gives the row's total_gain and reference cells ("-" without it);
     `scores` and `mmi` as summary_lines takes them."""
     found = betting.confidence_sequence(scores_of(comparisons, caps) if scores is None
@@ -182,6 +188,8 @@ def log_decision(args, record, comparisons, *, mmi, sample, failed=False, verdic
         said = list(flags)
         if tampered:                 # files outside src/ differ: another grader ran
             flags.append("tampered grader")
+        if walls_missing:            # a tester could reach what a wall keeps from it
+            flags.append("walls missing")
         for word in VERDICTS:        # a verdict's reason starts with one of them
             if verdict is not None and verdict[1].startswith(word):
                 decision += "_" + word
@@ -198,6 +206,10 @@ def log_decision(args, record, comparisons, *, mmi, sample, failed=False, verdic
         if tampered and decision.startswith(sprt.ACCEPT):
             warnings.append("warning: not kept: files outside src/ differ from the committed "
                             "ones, so the grader that decided is not the committed one")
+        if walls_missing and decision.startswith(sprt.ACCEPT):
+            warnings.append("warning: not kept: the testers ran without walls the kernel "
+                            "refused (%s), so either could have read the seed or changed "
+                            "the other's count" % ", ".join(walls_missing))
     diff = "-" if found is None else "%.4f [%s]" % (
         found[0], "-" if found[1] is None else "%.4f, %.4f" % found[1:])
     log_row(args.log, {"commit": commit_of(args.challenger), "decision": decision,
@@ -224,19 +236,23 @@ def check_header(path):
 
 
 def read_sample_result(path, *, key="relative_tests", command="grader/local.py"):
-    """{"status", "relative_tests", "tampered", "suspect", "kind"} of a result.json
-    of `command`: "relative_tests" its `key` (the problem's SCORE_NAME),
-    "tampered" the files it names as tampered ([] when it has no such key),
-    "suspect" its `suspect` (False when absent); UsageError naming it."""
+    """{"status", "relative_tests", "tampered", "suspect", "kind",
+    "walls_missing"} of a result.json of `command`: "relative_tests" its
+    `key` (the problem's SCORE_NAME), "tampered" the files it names as
+    tampered and "walls_missing" the walls its worker went without ([] for
+    either key it lacks), "suspect" its `suspect` (False when absent);
+    UsageError naming it."""
     try:
         with open(path, encoding="utf-8") as f:
             data = json.load(f)
         tampered = data.get("tampered") or []
-        if not isinstance(tampered, list):
-            raise TypeError("its tampered is %r, not a list" % (tampered,))
+        walls = data.get("walls_missing") or []
+        for name, value in (("tampered", tampered), ("walls_missing", walls)):
+            if not isinstance(value, list):
+                raise TypeError("its %s is %r, not a list" % (name, value))
         return {"status": data["status"], "relative_tests": data[key],
                 "tampered": list(tampered), "suspect": bool(data.get("suspect")),
-                "kind": data.get("kind")}
+                "kind": data.get("kind"), "walls_missing": [str(w) for w in walls]}
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
         raise UsageError("--sample-result %r is not a result.json of %s: %s"
                          % (path, command, e)) from None

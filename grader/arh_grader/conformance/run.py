@@ -47,14 +47,17 @@ def check(checker_class, *, url=None, command=None, oracle_host="127.0.0.1", ora
           out=sys.stdout, log=None):
     """Check the worker at `url`, or the one `command` starts, with the
     rules of `checker_class`; print the report to `out` and return the
-    results (run). The worker's output goes to `log` (a file). WorkerError
+    results (run). The worker's output goes to `log` (a file); a started
+    one runs in a PID namespace of its own (workers.start), as local.py
+    runs it. WorkerError
     when a started worker never listens; OSError when the oracle's port is
     taken."""
     oracle = Oracle(host=oracle_host, port=oracle_port, record=True).start()
     proc = None
     try:
         if command is not None:
-            proc, url = workers.start(command, oracle_url=oracle.url, log=log)
+            proc, url = workers.start(command, oracle_url=oracle.url, log=log,
+                                      namespace=True)
         workers.wait_listening(proc, url, timeout=START_TIMEOUT)
         checker = checker_class(url, oracle, command=command)
         results = run(checker)

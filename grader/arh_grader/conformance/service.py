@@ -154,7 +154,8 @@ class ServiceRules(RequestRules):
         if self.command is None:
             return None, "only with --worker-command"
         proc, _ = workers.start(self.command, oracle_url=self.oracle.url, port=0,
-                                log=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                                log=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                namespace=True)
         lines = queue.Queue()
         drain = threading.Thread(target=_lines, args=(proc.stderr, lines), daemon=True)
         drain.start()
