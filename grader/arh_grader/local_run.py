@@ -24,7 +24,7 @@ import sys
 import tempfile
 import threading
 
-from . import engine, reaper, sandbox, workers
+from . import cgroup, engine, reaper, sandbox, workers
 from .client import WorkerClient
 from .integrity import WARNING
 from .result import Failure, write_json
@@ -70,6 +70,9 @@ def start_worker(*, oracle_url, tester, timeout, worker, cwd, quiet=False, reada
     neither signal nor trace a process outside its own tree; and it is
     pid 1 of a PID namespace of its own, with no capability (pidns.py),
     so that no pid outside it, the judge's first, is one it can name.
+    Where this process can make a cgroup v2 of its own (cgroup.py), the
+    worker enters one before exec, so that a comparison's freeze is the
+    kernel's and everything it starts is killed with it.
     """
     walls = sandbox.Walls(
         readable=[os.path.dirname(os.path.abspath(worker)), *readable,
@@ -80,7 +83,11 @@ def start_worker(*, oracle_url, tester, timeout, worker, cwd, quiet=False, reada
     if not walls.namespaced:        # else pidinit.py watches this process for the worker
         env["AR_PARENT_PID"] = str(os.getpid())
 
-    def enter():                    # in the child: pinned before it forks the worker
+    group = cgroup.Group.create()   # None where no cgroup v2 can be made: SIGSTOP freezes
+
+    def enter():                    # in the child: in its cgroup and pinned before it forks
+        if group is not None:       # a file write: before Landlock forbids it
+            group.join()
         pin(0, 0)
         walls.enter()
 
@@ -90,8 +97,13 @@ def start_worker(*, oracle_url, tester, timeout, worker, cwd, quiet=False, reada
                             stdout=subprocess.DEVNULL if quiet else subprocess.PIPE,
                             stderr=subprocess.PIPE, cwd=cwd, start_new_session=True,
                             preexec_fn=enter, pass_fds=walls.fds)
+    except BaseException:
+        if group is not None:
+            group.destroy()
+        raise
     finally:
         walls.close()
+    proc.cgroup = group             # reaper's freeze, thaw and reap use it
     lines = queue.Queue()
 
     def forward():
