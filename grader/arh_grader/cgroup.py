@@ -4,6 +4,7 @@ kernel's doing and nothing inside can undo it.
     if cgroup.usable():                       # decided once a process
         group = cgroup.Group.create()         # <mount>/<our cgroup>/arh-worker-<pid>-<n>
         subprocess.Popen(args, preexec_fn=group.join)   # the child enters before exec
+        # or, behind pidinit.py: fd = group.open_procs(), pass_fds=(fd,), --cgroup-fd=fd
         group.freeze(deadline=5.0)            # True once cgroup.events says "frozen 1"
         group.frozen(); group.usage_usec()    # still frozen? CPU time of all it held
         group.thaw()
@@ -23,16 +24,23 @@ nothing else, beneath it. `usable` tries once, by making and removing a
 probe folder, whether this process may create one, whether it has
 cgroup.freeze (Linux >= 5.2) and whether that file takes a write: not root
 without delegation, a container with a read-only /sys/fs/cgroup, a kernel
-before 5.2, or not Linux, and the SDK keeps SIGSTOP (reaper.py). A child
-enters its Group between fork and exec (`join`, its preexec_fn, writing
-"0" to cgroup.procs), before anything else of Walls.enter: the file is
-still writable there (Landlock then forbids every write outside the
-worker's folder), the namespace's init has not forked yet, so every
-process the worker ever starts is born inside, and no tester code has run.
-Done by the parent after Popen instead, the init could fork first. Inside,
-the tester cannot leave nor thaw its Group: Landlock gives it no write
-under /sys/fs/cgroup, and the seccomp filter and the empty capabilities
-keep it from mounting one.
+before 5.2, or not Linux, and the SDK keeps SIGSTOP (reaper.py).
+
+Who enters, and when. Behind a PID namespace (pidns.py) the judge opens
+the Group's cgroup.procs (`open_procs`) and the child inherits it: its
+init (pidinit.py --cgroup-fd) forks the worker, which writes "0" to it
+before it execs, so the worker and every process it will ever start are
+born inside, and no tester code has run. The init itself stays out: it is
+never frozen, so when the judge dies, even by SIGKILL, its watch still
+wakes (the SIGCONT of PR_SET_PDEATHSIG) and kills the frozen worker, whose
+namespace then dies with it. An fd rather than the path, because the init
+runs inside Landlock, which refuses to open the file. Without a namespace
+the child of Popen enters (`join`, its preexec_fn) before anything else
+of Walls.enter, while the file may still be written. Done by the judge
+after Popen instead, the worker could fork first. Inside, the tester
+cannot leave nor thaw its Group: Landlock gives it no write under
+/sys/fs/cgroup, and the seccomp filter and the empty capabilities keep it
+from mounting one.
 
 The end. `destroy` writes "1" to cgroup.kill (Linux >= 5.14; before, it
 SIGKILLs each pid of cgroup.procs until none is left), then removes the
@@ -41,8 +49,9 @@ Group (its `cgroup` attribute), so every path that stops a worker ends
 its Group: a normal end, a failed run, Ctrl-C and SIGTERM (stopping.py's
 Stopped unwinds through Contender.__exit__). An atexit hook, set with the
 first Group, ends any left. Only a grader killed by SIGKILL leaves its
-Groups behind, frozen: the next `Group.create` of any grader removes the
-Groups whose grader pid no longer lives (`sweep`).
+Groups of workers started without a namespace behind, frozen (their own
+parent watch cannot run): the next `Group.create` of any grader removes
+the Groups whose grader pid no longer lives (`sweep`).
 
 Linux only, standard library only; nothing runs at import.
 """
@@ -212,6 +221,15 @@ class Group:
             _write(self.procs, "0")
         except OSError:
             os._exit(REFUSED)
+
+    def open_procs(self):
+        """cgroup.procs opened for writing (close-on-exec), for a child to
+        inherit and write "0" to (pidinit.py's --cgroup-fd); None when
+        it cannot be opened."""
+        try:
+            return os.open(self.procs, os.O_WRONLY | os.O_CLOEXEC)
+        except OSError:
+            return None
 
     def frozen(self):
         """Whether cgroup.events says the whole Group is frozen."""

@@ -83,26 +83,34 @@ def start_worker(*, oracle_url, tester, timeout, worker, cwd, quiet=False, reada
     if not walls.namespaced:        # else pidinit.py watches this process for the worker
         env["AR_PARENT_PID"] = str(os.getpid())
 
-    group = cgroup.Group.create()   # None where no cgroup v2 can be made: SIGSTOP freezes
+    # None where no cgroup v2 can be made: SIGSTOP freezes. Behind a namespace
+    # the init enters the worker through an fd opened here (Landlock forbids
+    # it the path) and stays out, its watch never frozen; else the child joins
+    group = cgroup.Group.create()
+    procs = group.open_procs() if group is not None and walls.namespaced else None
+    joins = group is not None and procs is None
 
     def enter():                    # in the child: in its cgroup and pinned before it forks
-        if group is not None:       # a file write: before Landlock forbids it
+        if joins:                   # a file write: before Landlock forbids it
             group.join()
         pin(0, 0)
         walls.enter()
 
+    command = walls.command([sys.executable, *WORKER_FLAGS, worker], cgroup_fd=procs)
     try:
-        proc = reaper.spawn(walls.command([sys.executable, *WORKER_FLAGS, worker]), env=env,
-                            stdin=subprocess.DEVNULL,
+        proc = reaper.spawn(command, env=env, stdin=subprocess.DEVNULL,
                             stdout=subprocess.DEVNULL if quiet else subprocess.PIPE,
                             stderr=subprocess.PIPE, cwd=cwd, start_new_session=True,
-                            preexec_fn=enter, pass_fds=walls.fds)
+                            preexec_fn=enter, pass_fds=(*walls.fds, *(
+                                () if procs is None else (procs,))))
     except BaseException:
         if group is not None:
             group.destroy()
         raise
     finally:
         walls.close()
+        if procs is not None:
+            os.close(procs)
     proc.cgroup = group             # reaper's freeze, thaw and reap use it
     lines = queue.Queue()
 

@@ -3,7 +3,8 @@ tests/testers/thaws_itself.py, binary splitting whose worker forks a child
 that burns CPU, both continued every few milliseconds by POSIX timers that
 send them SIGCONT. Stopped by SIGSTOP it ran during the incumbent's turns
 (10 to 30 clock ticks a turn here); in a cgroup of its own, frozen by the
-kernel, its tree gets no CPU at all. Where no cgroup v2 can be made (stood
+kernel, its tree runs none of its code (at most the tick or two the kernel
+spends waking a frozen task for a signal and parking it again). Where no cgroup v2 can be made (stood
 in for by a patched cgroup.usable), the comparison sees the tree running
 at the end of the incumbent's turn and ends with the challenger's failure
 (`escape`), never the incumbent's."""
@@ -23,6 +24,7 @@ from group_testing import instances
 THAWS = os.path.join(support.TESTERS, "thaws_itself.py")
 QUICK = ("--test", "sign", "--draw-ceiling", "0.5", "--draw-alpha", "0.05", "--min-sample", "10")
 TURNS = 3               # comparisons watched
+KERNEL_TICKS = 2        # clock ticks a frozen tree may show in a turn: the kernel's, rounded
 NO_CGROUP = (None, "no cgroup v2 (patched by the test; SIGSTOP freezes)")
 
 
@@ -65,7 +67,10 @@ class ThawsItselfTest(unittest.TestCase):
             self.assertEqual((session.tests, failure), (item["baseline"], None))
             used.append(ticks(pids) - before)
             escaped.append(getattr(challenger, "check_frozen", lambda index: None)(index))
-        self.assertEqual(used, [0] * TURNS)
+        # at most KERNEL_TICKS a turn: the kernel still wakes a frozen task
+        # for each timer's signal and puts it straight back, never running
+        # its code; the burner would take most of the turn (10 to 30 here)
+        self.assertLessEqual(max(used), KERNEL_TICKS, used)
         self.assertEqual(escaped, [None] * TURNS)
 
     def test_without_a_cgroup_the_comparison_ends_with_the_challengers_failure(self):
