@@ -19,12 +19,13 @@ kernel parks them until the cgroup is thawed, and only a fatal signal
 
 How. The cgroup2 mount is read from /proc/self/mounts (/sys/fs/cgroup on a
 unified layout, /sys/fs/cgroup/unified on a hybrid one), this process's
-cgroup from /proc/self/cgroup's "0::" line; each Group is a folder beside
-nothing else, beneath it. `usable` tries once, by making and removing a
-probe folder, whether this process may create one, whether it has
-cgroup.freeze (Linux >= 5.2) and whether that file takes a write: not root
-without delegation, a container with a read-only /sys/fs/cgroup, a kernel
-before 5.2, or not Linux, and the SDK keeps SIGSTOP (reaper.py).
+cgroup from /proc/self/cgroup's "0::" line; each Group is a folder beneath
+it. `usable` tries once, by making and removing a probe folder, whether
+this process may create one, whether it has cgroup.freeze (Linux >= 5.2),
+whether that file takes a write and whether a forked child can enter it
+(`_try_join`). Where one fails (not root and no delegation, a container
+with a read-only /sys/fs/cgroup, a kernel before 5.2, not Linux), the SDK
+keeps SIGSTOP (reaper.py).
 
 Who enters, and when. Behind a PID namespace (pidns.py) the judge opens
 the Group's cgroup.procs (`open_procs`) and the child inherits it: its
@@ -63,6 +64,7 @@ import re
 import signal
 import threading
 import time
+import warnings
 
 MOUNTS = "/proc/self/mounts"
 OWN = "/proc/self/cgroup"
@@ -128,12 +130,37 @@ def _probe():
             raise OSError(errno.ENOENT, "no cgroup.events")
     except OSError as e:
         return None, "no cgroup v2 freezer (Linux >= 5.2: %s; SIGSTOP freezes)" % e.strerror
+    else:
+        status = _try_join(os.path.join(probe, "cgroup.procs"))
+        if status:
+            return None, "no cgroup v2 a child can enter (%s; SIGSTOP freezes)" % (
+                os.strerror(status) if status < REFUSED else "status %d" % status)
     finally:
         try:
             os.rmdir(probe)
         except OSError:
             pass
     return parent, "cgroup v2 freezer"
+
+
+def _try_join(procs):
+    """Whether a forked child can enter the cgroup of `procs` and exit:
+    0, else the errno (or exit status) it failed with. A folder may be
+    made where no process may enter it (a threaded or a foreign
+    subtree): every worker would then die before it runs."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)    # fork with threads
+        pid = os.fork()
+    if pid == 0:                # the child only writes, then _exits
+        try:
+            _write(procs, "0")
+            os._exit(0)
+        except OSError as e:
+            os._exit(e.errno if 0 < e.errno < REFUSED else REFUSED)
+        finally:
+            os._exit(REFUSED)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status)
 
 
 def _write(path, text):

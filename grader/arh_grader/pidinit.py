@@ -18,9 +18,10 @@ the kernel with SIGCONT when the judge dies (sandbox.Walls.enter's
 PR_SET_PDEATHSIG, which survives the exec), it kills the worker (SIGKILL
 from outside the namespace, which even pid 1 cannot ignore) and exits.
 SIGCONT wakes a frozen process, and thaw() sends it each run: the handler
-only looks whether the parent is still the judge. The judge's freeze
-(SIGSTOP to the tree), thaw and kill (its process group: this and the
-worker) reach both as before. Should this process die alone, the worker
+only looks whether the parent is still the judge. The judge's kill (its
+process group: this and the worker) reaches both; its freeze and thaw
+reach the worker's cgroup, which this is not in (see --cgroup-fd below),
+or, without one, both (SIGSTOP and SIGCONT to the tree). Should this process die alone, the worker
 is handed to the judge, its subreaper, and reaped with its session.
 
 With --cgroup-fd, FD is the worker's cgroup.procs (cgroup.py), opened by
@@ -79,7 +80,8 @@ def main(argv):
             break
     code = os.waitstatus_to_exitcode(status)
     if code < 0:                # died of a signal: die of the same one
-        signal.signal(-code, signal.SIG_DFL)
+        if -code not in (signal.SIGKILL, signal.SIGSTOP):   # those take no handler
+            signal.signal(-code, signal.SIG_DFL)
         os.kill(me, -code)
         code = 128 - code
     return code

@@ -69,6 +69,7 @@ def workers_of(pid):
 
 
 class CommandTest(Commands, unittest.TestCase):
+    maxDiff = None
     def start_slow(self, *, stderr=subprocess.DEVNULL, hold=False):
         """compare.py in a real process on copies of the calibration and the
         shipped tester that sleep 0.05 s a call while a marker file exists
