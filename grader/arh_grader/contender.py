@@ -113,6 +113,22 @@ class Contender:
         self.check_file()
         return session, failure
 
+    def check_frozen(self, index):
+        """At the end of the other contender's turn: None while this worker
+        is still frozen (or has none), else Failure `escape` at comparison
+        `index`, this contender's own failure, after which the worker is
+        killed. Frozen by its cgroup it always is; frozen by SIGSTOP
+        (reaper.py, where no cgroup v2 can be made), a process of its tree
+        may have continued itself (a timer that sends it SIGCONT) and run
+        during the other's turn: the comparison then ends with this
+        failure, charged to this contender and never to the other."""
+        if self.proc is None or reaper.stopped(self.proc):
+            return None
+        self.stop()
+        return engine.Failure("escape", "the %s's worker ran while it was frozen and the "
+                              "other contender played (a process of its tree continued "
+                              "itself)" % self.role, index)
+
     def stop(self):
         """Kill the worker with everything it started, and remove its folder."""
         if self.proc is not None:

@@ -31,7 +31,7 @@ import sys
 import tempfile
 import threading
 
-from . import engine, reaper, sandbox, workers
+from . import cgroup, engine, reaper, sandbox, workers
 from .client import WorkerClient
 from .integrity import WARNING
 from .result import Failure, write_json
@@ -78,7 +78,10 @@ def start_worker(*, oracle_url, tester, timeout, worker, cwd, quiet=False, reada
     pid 1 of a PID namespace of its own, with no capability (pidns.py),
     so that no pid outside it, the judge's first, is one it can name.
     The process's `walls_missing` names those the kernel refused
-    (sandbox.Walls.missing; [] when every one holds).
+    (sandbox.Walls.missing; [] when every one holds). Where this process
+    can make a cgroup v2 of its own (cgroup.py), the worker enters one
+    before exec, so that a comparison's freeze is the kernel's and
+    everything it starts is killed with it.
     """
     walls = sandbox.Walls(
         readable=[os.path.dirname(os.path.abspath(worker)), *readable,
@@ -89,19 +92,36 @@ def start_worker(*, oracle_url, tester, timeout, worker, cwd, quiet=False, reada
     if not walls.namespaced:        # else pidinit.py watches this process for the worker
         env["AR_PARENT_PID"] = str(os.getpid())
 
-    def enter():                    # in the child: pinned before it forks the worker
+    # None where no cgroup v2 can be made: SIGSTOP freezes. Behind a namespace
+    # the init enters the worker through an fd opened here (Landlock forbids
+    # it the path) and stays out, its watch never frozen; else the child joins
+    group = cgroup.Group.create()
+    procs = group.open_procs() if group is not None and walls.namespaced else None
+    joins = group is not None and procs is None
+
+    def enter():                    # in the child: in its cgroup and pinned before it forks
+        if joins:                   # a file write: before Landlock forbids it
+            group.join()
         pin(0, 0)
         walls.enter()
 
+    command = walls.command([sys.executable, *WORKER_FLAGS, worker], cgroup_fd=procs)
     try:
-        proc = reaper.spawn(walls.command([sys.executable, *WORKER_FLAGS, worker]), env=env,
-                            stdin=subprocess.DEVNULL,
+        proc = reaper.spawn(command, env=env, stdin=subprocess.DEVNULL,
                             stdout=subprocess.DEVNULL if quiet else subprocess.PIPE,
                             stderr=subprocess.PIPE, cwd=cwd, start_new_session=True,
-                            preexec_fn=enter, pass_fds=walls.fds)
+                            preexec_fn=enter, pass_fds=(*walls.fds, *(
+                                () if procs is None else (procs,))))
+    except BaseException:
+        if group is not None:
+            group.destroy()
+        raise
     finally:
         walls.close()
+        if procs is not None:
+            os.close(procs)
     proc.walls_missing = walls.missing()    # what the kernel refused of them (Contender)
+    proc.cgroup = group             # reaper's freeze, thaw and reap use it
     lines = queue.Queue()
 
     def forward():

@@ -179,12 +179,15 @@ class Namespace:
         """Whether the worker gets a namespace of its own."""
         return bool(self.flags)
 
-    def command(self, args):
+    def command(self, args, *, cgroup_fd=None):
         """The command that runs `args` as pid 1 of the namespace: pidinit.py
-        before it; `args` as they are without a namespace."""
+        before it; `args` as they are without a namespace. With `cgroup_fd`
+        (an fd of a cgroup.procs the child inherits), the init puts the
+        worker in that cgroup and stays out of it (pidinit.py)."""
         if not self.active:
             return list(args)
-        return [sys.executable, *INIT_FLAGS, "-c", LAUNCH, str(self.parent), *args]
+        extra = [] if cgroup_fd is None else ["--cgroup-fd=%d" % cgroup_fd]
+        return [sys.executable, *INIT_FLAGS, "-c", LAUNCH, str(self.parent), *extra, *args]
 
     def reads(self):
         """What the walls must let the worker read: the init's file."""

@@ -7,9 +7,16 @@ it did: a daemon that left the worker's process group and session
     os.killpg(proc.pid, signal.SIGKILL); proc.wait()
     reaper.reap(proc)            # kills and reaps what escaped; the pids killed
 
-A worker can also be frozen (freeze(): SIGSTOP to every process of its
-tree, the orphans killed) and thawed (thaw(): SIGCONT), so that of two
-workers kept for a comparison only the one whose turn it is runs.
+A worker can also be frozen (freeze()) and thawed (thaw()), so that of
+two workers kept for a comparison only the one whose turn it is runs.
+A worker started in a cgroup of its own (cgroup.Group, kept as the Popen's
+`cgroup` attribute by local_run.start_worker) is frozen by the kernel
+(cgroup.freeze): nothing inside can thaw it, and reap() kills the cgroup
+and removes it. Elsewhere freeze() sends SIGSTOP to every process of its
+tree (the orphans killed) and thaw() SIGCONT; a process can undo that for
+itself (a POSIX timer that sends it SIGCONT), so stopped() tells whether
+the tree is still stopped, and the comparison looks again at the end of
+the other contender's turn (contender.Contender.check_frozen).
 
 How. The first spawn() makes this process the child subreaper of its
 descendants (prctl(PR_SET_CHILD_SUBREAPER, 1) through ctypes, once, never at
@@ -150,6 +157,9 @@ def reap(proc, *, deadline=REAP_DEADLINE):
     pid = getattr(proc, "pid", proc)
     with _lock:
         _workers.discard(pid)
+    group = getattr(proc, "cgroup", None)
+    if group is not None:
+        group.destroy(deadline=deadline)
     if not linux():
         return []
     ended = time.monotonic() + deadline
@@ -197,8 +207,14 @@ def freeze(proc, *, deadline=REAP_DEADLINE):
     """Stop (SIGSTOP) every process of the worker `proc` (a Popen, or its
     pid) and kill the orphans of any worker, looking again until nothing
     of it runs: a process stopped cannot fork, so each look finds fewer.
-    False when `deadline` seconds pass first, or off Linux."""
+    False when `deadline` seconds pass first, or off Linux. A worker in a
+    cgroup of its own (`proc.cgroup`) is frozen by its cgroup instead:
+    True once the kernel says every process of it is; False when it
+    holds no process any more."""
     pid = getattr(proc, "pid", proc)
+    group = getattr(proc, "cgroup", None)
+    if group is not None:
+        return group.freeze(deadline=deadline) and bool(group.pids())
     if not linux():
         return False
     ended = time.monotonic() + deadline
@@ -221,8 +237,26 @@ def freeze(proc, *, deadline=REAP_DEADLINE):
     return False
 
 
+def stopped(proc):
+    """Whether the worker `proc`, frozen by freeze(), still is: its cgroup
+    says so, or (without one) no process of its tree runs. False off Linux."""
+    group = getattr(proc, "cgroup", None)
+    if group is not None:
+        return group.frozen()
+    pid = getattr(proc, "pid", proc)
+    if not linux():
+        return False
+    table = processes()
+    return pid in table and all(table[p][3] in "TtZX" for p in tree(pid, table))
+
+
 def thaw(proc):
-    """Let every process of the worker `proc` run again (SIGCONT)."""
+    """Let every process of the worker `proc` run again (its cgroup
+    thawed, or SIGCONT to each process of its tree)."""
+    group = getattr(proc, "cgroup", None)
+    if group is not None:
+        group.thaw()
+        return
     pid = getattr(proc, "pid", proc)
     table = processes()
     for target in sorted(tree(pid, table)):

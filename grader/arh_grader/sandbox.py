@@ -261,10 +261,13 @@ class Walls:
         if self.namespace is not None:
             self.namespace.enter()
 
-    def command(self, args):
+    def command(self, args, *, cgroup_fd=None):
         """The command line that runs `args` inside these walls: with
-        `namespace`, behind pidns.py's init, which makes `args` pid 1."""
-        return list(args) if self.namespace is None else self.namespace.command(args)
+        `namespace`, behind pidns.py's init, which makes `args` pid 1 (and
+        puts it in the cgroup whose cgroup.procs is `cgroup_fd`)."""
+        if self.namespace is None:
+            return list(args)
+        return self.namespace.command(args, cgroup_fd=cgroup_fd)
 
     @property
     def namespaced(self):

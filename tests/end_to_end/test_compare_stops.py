@@ -14,6 +14,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/: support
 import support  # noqa: E402
+from arh_grader import cgroup  # noqa: E402
 from arh_grader.compare import log as compare_log  # noqa: E402
 from arh_grader.compare import sprt  # noqa: E402
 from arh_grader.compare import state as compare_state  # noqa: E402
@@ -28,6 +29,27 @@ def state_of(pid):
             return f.read().rpartition(")")[2].split()[0]
     except OSError:
         return None
+
+
+def is_frozen(pid):
+    """Whether the worker whose init (or itself) is `pid` is frozen: stopped
+    (SIGSTOP), or its worker in a frozen cgroup (arh_grader/cgroup.py: the
+    init stays out of it)."""
+    if state_of(pid) == "T":
+        return True
+    for name in os.listdir("/proc"):
+        try:
+            with open("/proc/%s/stat" % name) as f:
+                if int(f.read().rpartition(")")[2].split()[1]) != pid:
+                    continue
+            with open("/proc/%s/cgroup" % name) as f:
+                path = [line[3:].strip() for line in f if line.startswith("0::")][0]
+            root = cgroup.mount()
+            with open(os.path.join(root, path.lstrip("/"), "cgroup.events")) as f:
+                return "frozen 1" in f.read().splitlines()
+        except (OSError, ValueError, IndexError, TypeError):
+            continue
+    return False
 
 
 def workers_of(pid):
@@ -47,6 +69,7 @@ def workers_of(pid):
 
 
 class CommandTest(Commands, unittest.TestCase):
+    maxDiff = None
     def start_slow(self, *, stderr=subprocess.DEVNULL, hold=False):
         """compare.py in a real process on copies of the calibration and the
         shipped tester that sleep 0.05 s a call while a marker file exists
@@ -150,7 +173,7 @@ class CommandTest(Commands, unittest.TestCase):
         # frozen: one of two stopped (both are, for a moment, at a switch)
         frozen = self.poll(lambda: [
             states for states in [workers_of(proc.pid)]
-            if len(states) == 2 and sorted(s == "T" for s in states.values()) == [False, True]])
+            if len(states) == 2 and sorted(map(is_frozen, states)) == [False, True]])
         workers = list(frozen[0])
         proc.send_signal(signal.SIGKILL)
         self.assertEqual(proc.wait(timeout=60), -signal.SIGKILL)

@@ -164,6 +164,9 @@ def compare(rules, data, record, contenders, *, state, timeout, stream=None):
             if failure is not None and failure.kind != "timeout":
                 return rules.failure_text(seed, index, item, role, failure)
             plays[role] = None if failure is not None else rules.play(session)
+            escaped = still_frozen(contenders, role, index)
+            if escaped is not None:
+                return rules.failure_text(seed, index, item, *escaped)
         entry = rules.entry(item, plays)
         with stopping.deferred():           # saved and reported, or neither
             rules.added(index, item, entry)
@@ -182,6 +185,19 @@ def compare(rules, data, record, contenders, *, state, timeout, stream=None):
     return None
 
 
+def still_frozen(contenders, played, index):
+    """After `played`'s turn at comparison `index`: (role, Failure) of the
+    first other contender whose worker ran meanwhile (Contender.check_frozen),
+    or None. Its own failure: a challenger that thaws itself fails as the
+    challenger, never as a loss of the incumbent."""
+    for role, contender in contenders.items():
+        check = getattr(contender, "check_frozen", None)    # a problem's own may have none
+        failure = None if role == played or check is None else check(index)
+        if failure is not None:
+            return role, failure
+    return None
+
+
 def replay(problem, rules, state, data, contenders, *, timeout, stream=None):
     """Run a few saved comparisons again (compare_state.replay_choice);
     UsageError unless every tester plays them as the file says."""
@@ -192,6 +208,10 @@ def replay(problem, rules, state, data, contenders, *, timeout, stream=None):
         saved = rules.plays(data["comparisons"][index], list(contenders))
         for role, contender in contenders.items():
             session, failure = contender.run(index, item, timeout=timeout)
+            escaped = still_frozen(contenders, role, index)
+            if escaped is not None:
+                raise UsageError("%s: comparison %d: %s" % (state, index + 1, rules.failure_text(
+                    seed, index, item, *escaped)))
             failed = failure if failure is not None and failure.kind != "timeout" else None
             play = None if failure is not None else rules.play(session)
             if failed is not None or play != saved[role]:
