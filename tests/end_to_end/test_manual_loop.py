@@ -20,6 +20,11 @@ class ManualLoopTest(unittest.TestCase):
     def test_a_gain_is_kept_a_loss_and_a_crash_are_not(self):
         loop = manual_loop.Loop(self, root=support.ROOT, manual="PROGRAM.md",
                                 left_out=("examples/",), tmpdir=support.tmpdir)
+        with open(support.SPLITTING, encoding="utf-8") as f:   # whatever src/ holds now,
+            splitting = f.read()                               # the loop starts from this
+        with open(loop.path("src/tester.py"), "w", encoding="utf-8") as f:
+            f.write(splitting)
+        loop.commit("binary splitting")
         self.assertEqual(loop.run("setup"), "status: valid\nrelative_tests: 1.0\n")
         self.assertNotIn("tampered", loop.read(".loop/run.log"))
         base = loop.git("rev-parse", "HEAD")
@@ -49,7 +54,8 @@ class ManualLoopTest(unittest.TestCase):
         rows = loop.rows()
         self.assertEqual(rows[0], list(LOG_FIELDS))         # compare.py's header, by itself
         self.assertEqual([row[5] for row in rows[1:]], ["keep", "discard", "crash"])
-        self.assertEqual(loop.git("log", "--format=%s"), "uses the priors\nthe project")
+        self.assertEqual(loop.git("log", "--format=%s"),
+                         "uses the priors\nbinary splitting\nthe project")
         support.show("\n" + "\n".join("\t".join(row) for row in rows))
 
 
